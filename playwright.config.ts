@@ -1,0 +1,38 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumPath, CHROMIUM_ARGS } from './tests/e2e/chromium';
+
+const PORT = Number(process.env.E2E_PORT ?? 8444);
+export const E2E_ORIGIN = `https://localhost:${PORT}`;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  globalSetup: './tests/e2e/global-setup.ts',
+  use: {
+    baseURL: E2E_ORIGIN,
+    ignoreHTTPSErrors: true,
+    locale: 'fr-FR',
+    timezoneId: 'Europe/Paris',
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    // A fresh data folder each run: the demo seed, a new database, the same certificate logic as `npm start`.
+    command: 'node --import tsx tests/e2e/start-server.ts',
+    url: `${E2E_ORIGIN}/healthz`,
+    ignoreHTTPSErrors: true,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: { PORT: String(PORT), DATA_DIR: '.data/e2e', LOG_LEVEL: 'warn' },
+  },
+});

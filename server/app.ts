@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import openapiGlue from 'fastify-openapi-glue';
+import type { ServerConfig } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import type { TokenVerifier, VerifiedToken } from './auth/token-verifier.ts';
+import type { TlsMaterial } from './tls.ts';
+import { ApiError, errorBody, fieldErrorsFromValidation } from './http/errors.ts';
+import { documentForOperations, loadApiDocument } from './http/openapi-document.ts';
+import { authenticateApiRequests, bearerAuth } from './http/bearer-auth.ts';
+import { usersHandlers } from './routes/users.ts';
+import { createLocalProvider, mountLocalProvider } from './idp/local-provider.ts';
+import type { SigningKeys } from './idp/signing-keys.ts';
+import { runtimeConfigFor } from './runtime-config.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: VerifiedToken | null;
+  }
+}
+
+export interface AppDependencies {
+  config: ServerConfig;
+  database: DatabaseHandle;
+  verifyToken: TokenVerifier;
+  /** The local provider's keys, when the local provider is on. */
+  signingKeys: SigningKeys | null;
+  tls: TlsMaterial | null;
+}
+
+/** Builds the whole server (API, local sign-in, SPA) without listening: start scripts and tests share it. */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const options: FastifyServerOptions & { https?: { key: string; cert: string } } = {
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    genReqId: () => randomUUID(),
+    bodyLimit: 1_048_576,
+    return503OnClosing: true,
+    ajv: {
+      // Unknown body fields are refused, never silently dropped.
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
+    },
+  };
+  if (deps.tls) options.https = { key: deps.tls.key, cert: deps.tls.cert };
+  const app = Fastify(options) as unknown as FastifyInstance;
+
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', authenticateApiRequests(deps.verifyToken));
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown[]; validationContext?: string }, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.code(error.statusCode).send(errorBody(error.statusCode, error.message, request.id, error.fieldErrors));
+    }
+    if (Array.isArray(error.validation)) {
+      const fieldErrors = fieldErrorsFromValidation(error.validation as never[], error.validationContext);
+      const names = fieldErrors.map((f) => f.field).join(', ');
+      return reply.code(400).send(errorBody(400, `Requête invalide : ${names}.`, request.id, fieldErrors));
+    }
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status === 401) return reply.code(401).send(errorBody(401, 'Authentification requise.', request.id));
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(status).send(errorBody(status, 'Erreur interne du serveur.', request.id));
+    }
+    return reply.code(status).send(errorBody(status, error.message, request.id));
+  });
+
+  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
+    try {
+      await database.ping();
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'not ready', reason: 'database unreachable' });
+    }
+  });
+  app.get('/portal-config.json', async (_request, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return runtimeConfigFor(config);
+  });
+
+  const handlers = { ...usersHandlers({ db: database.db }) };
+  const document = loadApiDocument();
+  await app.register(openapiGlue, {
+    specification: documentForOperations(document, new Set(Object.keys(handlers))),
+    serviceHandlers: handlers,
+    securityHandlers: { bearerAuth },
+  });
+
+  if (config.auth.kind === 'local') {
+    if (!deps.signingKeys) throw new Error('the local identity provider needs its signing keys');
+    const provider = createLocalProvider({
+      issuer: `${config.publicOrigin}/oidc`,
+      clientId: config.auth.clientId,
+      publicOrigin: config.publicOrigin,
+      postLogoutRedirectUris: [config.publicSiteUrl],
+      keys: deps.signingKeys,
+      db: database.db,
+    });
+    await mountLocalProvider(app, provider, database.db);
+  }
+
+  const indexFile = path.join(config.webRoot, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webRoot,
+      index: false,
+      // Built files are few and known at start: one route each, every other path falls to the SPA.
+      wildcard: false,
+      setHeaders: (res, filePath) => {
+        res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    const isApi = url.startsWith('/api/') || url.startsWith('/oidc/');
+    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      // Every other path is the SPA's: it shows its own 404 page for unknown routes.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send(errorBody(404, `Aucune ressource à ${request.method} ${url.split('?')[0]}.`, request.id));
+  });
+
+  return app;
+}

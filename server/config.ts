@@ -1,0 +1,141 @@
+import path from 'node:path';
+
+/**
+ * Everything the server reads from its environment, read once at start-up.
+ * A setting that production needs and that is missing stops the start with
+ * 'Missing required environment variable: NAME'.
+ */
+export type IdentityProviderKind = 'local' | 'b2c' | 'oidc';
+
+export interface AuthConfig {
+  kind: IdentityProviderKind;
+  clientId: string;
+  /** Authority the SPA signs in with (MSAL `authority`). */
+  authority: string;
+  /** B2C password-reset policy authority, reached on AADB2C90118. */
+  passwordResetAuthority: string | null;
+  knownAuthorities: string[];
+  /** MSAL protocol mode: 'AAD' for B2C / Entra External ID, 'OIDC' for any other provider. */
+  protocolMode: 'AAD' | 'OIDC';
+  /** Issuer expected in bearer tokens; null = read from the discovery document. */
+  issuer: string | null;
+  /** Discovery document used to find the issuer and the keys (not used for the local provider). */
+  discoveryUrl: string | null;
+}
+
+export interface ServerConfig {
+  production: boolean;
+  host: string;
+  port: number;
+  /** Origin the browser uses, e.g. https://localhost:8443. */
+  publicOrigin: string;
+  /** 'self-signed' makes (once) a certificate for localhost in the data folder; 'off' serves plain HTTP behind a TLS-terminating load balancer. */
+  tls: { mode: 'self-signed' } | { mode: 'files'; certFile: string; keyFile: string } | { mode: 'off' };
+  dataDir: string;
+  databaseUrl: string | null;
+  auth: AuthConfig;
+  memberAreaUrl: string;
+  publicSiteUrl: string;
+  cookieDomain: string | null;
+  /** Folder of the built SPA. */
+  webRoot: string;
+  logLevel: string;
+}
+
+export const LOCAL_CLIENT_ID = 'portail-habilitations-spa';
+
+type Env = Record<string, string | undefined>;
+
+function required(env: Env, name: string): string {
+  const value = env[name]?.trim();
+  if (!value) throw new Error(`Missing required environment variable: ${name}`);
+  return value;
+}
+
+function optional(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function readAuth(env: Env, production: boolean, publicOrigin: string): AuthConfig {
+  const kind = (optional(env, 'IDENTITY_PROVIDER') ?? (production ? null : 'local')) as IdentityProviderKind | null;
+  if (kind === null) throw new Error('Missing required environment variable: IDENTITY_PROVIDER');
+  const host = new URL(publicOrigin).host;
+  switch (kind) {
+    case 'local':
+      if (production && env.ALLOW_LOCAL_IDENTITY_PROVIDER !== 'true') {
+        throw new Error('The local identity provider is for development and tests; set ALLOW_LOCAL_IDENTITY_PROVIDER=true to use it in production.');
+      }
+      return {
+        kind,
+        clientId: LOCAL_CLIENT_ID,
+        authority: `${publicOrigin}/oidc`,
+        passwordResetAuthority: null,
+        knownAuthorities: [host],
+        protocolMode: 'OIDC',
+        issuer: `${publicOrigin}/oidc`,
+        discoveryUrl: null,
+      };
+    case 'b2c': {
+      // B2C (and Entra External ID through B2C_HOST=<tenant>.ciamlogin.com) share one shape.
+      const tenant = required(env, 'B2C_TENANT');
+      const signIn = required(env, 'B2C_SIGN_IN_POLICY');
+      const reset = required(env, 'B2C_PASSWORD_RESET_POLICY');
+      const b2cHost = optional(env, 'B2C_HOST') ?? `${tenant}.b2clogin.com`;
+      const base = `https://${b2cHost}/${tenant}.onmicrosoft.com`;
+      return {
+        kind,
+        clientId: required(env, 'AUTH_CLIENT_ID'),
+        authority: `${base}/${signIn}`,
+        passwordResetAuthority: `${base}/${reset}`,
+        knownAuthorities: [b2cHost],
+        protocolMode: 'AAD',
+        issuer: optional(env, 'AUTH_ISSUER'),
+        discoveryUrl: `${base}/${signIn}/v2.0/.well-known/openid-configuration`,
+      };
+    }
+    case 'oidc': {
+      const authority = required(env, 'OIDC_AUTHORITY').replace(/\/$/, '');
+      return {
+        kind,
+        clientId: required(env, 'AUTH_CLIENT_ID'),
+        authority,
+        passwordResetAuthority: null,
+        knownAuthorities: [new URL(authority).host],
+        protocolMode: 'OIDC',
+        issuer: optional(env, 'AUTH_ISSUER'),
+        discoveryUrl: `${authority}/.well-known/openid-configuration`,
+      };
+    }
+    default:
+      throw new Error(`IDENTITY_PROVIDER must be local, b2c or oidc (got '${String(kind)}')`);
+  }
+}
+
+export function readConfig(env: Env = process.env): ServerConfig {
+  const production = env.NODE_ENV === 'production';
+  const port = Number(optional(env, 'PORT') ?? 8443);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got '${env.PORT}')`);
+  const tlsSetting = optional(env, 'TLS') ?? (production ? null : 'self-signed');
+  let tls: ServerConfig['tls'];
+  if (tlsSetting === 'off') tls = { mode: 'off' };
+  else if (tlsSetting === 'self-signed') tls = { mode: 'self-signed' };
+  else tls = { mode: 'files', certFile: required(env, 'TLS_CERT_FILE'), keyFile: required(env, 'TLS_KEY_FILE') };
+  const publicOrigin = (optional(env, 'PUBLIC_ORIGIN') ?? (production ? required(env, 'PUBLIC_ORIGIN') : `https://localhost:${port}`)).replace(/\/$/, '');
+  const dataDir = path.resolve(optional(env, 'DATA_DIR') ?? '.data');
+  return {
+    production,
+    host: optional(env, 'HOST') ?? (production ? '0.0.0.0' : 'localhost'),
+    port,
+    publicOrigin,
+    tls,
+    dataDir,
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    auth: readAuth(env, production, publicOrigin),
+    memberAreaUrl: optional(env, 'MEMBER_AREA_URL') ?? (production ? required(env, 'MEMBER_AREA_URL') : 'https://adherent.example.org/'),
+    publicSiteUrl: optional(env, 'PUBLIC_SITE_URL') ?? `${publicOrigin}/`,
+    cookieDomain: optional(env, 'COOKIE_DOMAIN'),
+    webRoot: path.resolve(optional(env, 'WEB_ROOT') ?? 'dist'),
+    logLevel: optional(env, 'LOG_LEVEL') ?? (production ? 'info' : 'warn'),
+  };
+}

@@ -1,0 +1,142 @@
+// Kysely types of the tables of migrations/*.sql. Keep in step with the SQL.
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Read as Date (both drivers), written as Date or ISO text. */
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** Same, with a database default (now()). */
+export type TimestampWithDefault = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/** jsonb: read parsed; written as JSON text (JSON.stringify) so both drivers send the same thing. */
+export type JsonbColumn = ColumnType<JsonValue | null, string | null | undefined, string | null>;
+
+export type OrganizationType = 'SIREN' | 'SIRET';
+export type RoleType = 'INTERNAL' | 'EXTERNAL';
+export type UserType = 'BACKOFFICE' | 'ORGANIZATION';
+export type InvitationStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
+export type InvitationType = 'NEW_ADMIN' | 'ROLE_ASSIGNMENT';
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  code: string;
+  name: string;
+  type: OrganizationType;
+  parent_id: string | null;
+  parent_code: string | null;
+}
+
+export interface PermissionsTable {
+  code: string;
+  label: string;
+}
+
+export interface RolesTable {
+  id: GeneratedAlways<number>;
+  code: string;
+  name: string;
+  type: RoleType;
+  color: string | null;
+}
+
+export interface RolePermissionsTable {
+  role_id: number;
+  permission_code: string;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  auth_id: string | null;
+  email: string;
+  first_name: string;
+  last_name: string;
+  job_title: string | null;
+  phone_number: string | null;
+  mobile_phone: string | null;
+  street: string | null;
+  postal_code: string | null;
+  city: string | null;
+  metadata: string | null;
+  user_type: UserType;
+  is_active: Generated<boolean>;
+  last_login_at: Timestamp | null;
+  created_at: TimestampWithDefault;
+  updated_at: TimestampWithDefault;
+  version: Generated<number>;
+}
+
+export interface UserPermissionsTable {
+  user_id: string;
+  permission_code: string;
+}
+
+export interface RoleAssignmentsTable {
+  id: Generated<string>;
+  user_id: string;
+  organization_id: string;
+  role_id: number;
+  inherits_to_children: Generated<boolean>;
+  created_at: TimestampWithDefault;
+}
+
+export interface InvitationsTable {
+  /** bigint; read as a number (see database.ts). */
+  id: GeneratedAlways<number>;
+  invitee_email: string;
+  organization_id: string | null;
+  organization_code: string;
+  organization_name: string;
+  role_id: number | null;
+  role_code: string;
+  role_name: string;
+  status: Generated<InvitationStatus>;
+  invitation_type: InvitationType;
+  sender_user_id: string | null;
+  sender_email: string;
+  validator_user_id: string | null;
+  validator_email: string | null;
+  rejection_reason: string | null;
+  metadata: JsonbColumn;
+  created_at: TimestampWithDefault;
+  processed_at: Timestamp | null;
+}
+
+export interface IdentityAccountsTable {
+  subject: string;
+  email: string;
+  display_name: string;
+  password_hash: string | null;
+  enabled: Generated<boolean>;
+  created_at: TimestampWithDefault;
+}
+
+export interface SchemaMigrationsTable {
+  name: string;
+  applied_at: TimestampWithDefault;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  permissions: PermissionsTable;
+  roles: RolesTable;
+  role_permissions: RolePermissionsTable;
+  users: UsersTable;
+  user_permissions: UserPermissionsTable;
+  role_assignments: RoleAssignmentsTable;
+  invitations: InvitationsTable;
+  identity_accounts: IdentityAccountsTable;
+  schema_migrations: SchemaMigrationsTable;
+}
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type NewOrganization = Insertable<OrganizationsTable>;
+export type RoleRow = Selectable<RolesTable>;
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type RoleAssignmentRow = Selectable<RoleAssignmentsTable>;
+export type NewRoleAssignment = Insertable<RoleAssignmentsTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
+export type NewInvitation = Insertable<InvitationsTable>;
+export type InvitationUpdate = Updateable<InvitationsTable>;
+export type IdentityAccountRow = Selectable<IdentityAccountsTable>;
+export type NewIdentityAccount = Insertable<IdentityAccountsTable>;

@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import { InvalidTokenError, type TokenVerifier } from '../auth/token-verifier.ts';
+import { unauthorized } from './errors.ts';
+
+/** Paths under the API that need no token. */
+const PUBLIC_API_PATHS = new Set(['/api/v2/openapi.json']);
+
+/**
+ * Checks the bearer token of every API request first (onRequest), so that a caller
+ * without a valid token learns nothing else, not even whether its input was valid.
+ */
+export function authenticateApiRequests(verify: TokenVerifier) {
+  return async (request: FastifyRequest) => {
+    const path = (request.raw.url ?? '').split('?')[0] ?? '';
+    if (!path.startsWith('/api/') || PUBLIC_API_PATHS.has(path)) return;
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header);
+    if (!match?.[1]) throw unauthorized('Jeton d’authentification manquant.');
+    try {
+      request.principal = await verify(match[1]);
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw unauthorized('Jeton d’authentification invalide ou expiré.');
+      throw error;
+    }
+  };
+}
+
+/** The OpenAPI `bearerAuth` scheme: the token was verified on arrival. */
+export async function bearerAuth(request: FastifyRequest): Promise<void> {
+  if (!request.principal) throw unauthorized();
+}

@@ -1,0 +1,94 @@
+/** The API's error answers: `{ error, message, fieldErrors?, requestId }`, messages in French. */
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+const CODES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+};
+
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly fieldErrors: FieldError[] | undefined;
+  constructor(statusCode: number, message: string, fieldErrors?: FieldError[]) {
+    super(message);
+    this.name = 'ApiError';
+    this.statusCode = statusCode;
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+export const unauthorized = (message = 'Authentification requise.') => new ApiError(401, message);
+export const forbidden = (message = 'Accès refusé.') => new ApiError(403, message);
+export const notFound = (message = 'Ressource introuvable.') => new ApiError(404, message);
+
+export function errorBody(statusCode: number, message: string, requestId: string, fieldErrors?: FieldError[]) {
+  return {
+    error: CODES[statusCode] ?? (statusCode >= 500 ? 'InternalError' : 'BadRequest'),
+    message,
+    ...(fieldErrors && fieldErrors.length ? { fieldErrors } : {}),
+    requestId,
+  };
+}
+
+interface AjvError {
+  instancePath?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+  message?: string;
+}
+
+/** Turns ajv's validation errors into field errors naming the field, e.g. `body.email` or `query.pageSize`. */
+export function fieldErrorsFromValidation(errors: AjvError[], context: string | undefined): FieldError[] {
+  const where = context ?? 'body';
+  return errors.map((e) => {
+    const pathPart = (e.instancePath ?? '').split('/').filter(Boolean).join('.');
+    const extra =
+      e.keyword === 'required' ? String(e.params?.missingProperty ?? '') : e.keyword === 'additionalProperties' ? String(e.params?.additionalProperty ?? '') : '';
+    const field = [where, pathPart, extra].filter(Boolean).join('.');
+    return { field, message: frenchMessage(e) };
+  });
+}
+
+function frenchMessage(e: AjvError): string {
+  const p = e.params ?? {};
+  switch (e.keyword) {
+    case 'required':
+      return 'Champ obligatoire manquant.';
+    case 'additionalProperties':
+      return 'Champ inconnu refusé.';
+    case 'type':
+      return `Type attendu : ${String(p.type)}.`;
+    case 'format':
+      return `Format attendu : ${String(p.format)}.`;
+    case 'pattern':
+      return 'Format invalide.';
+    case 'enum':
+      return `Valeur attendue parmi : ${Array.isArray(p.allowedValues) ? p.allowedValues.join(', ') : ''}.`;
+    case 'minLength':
+      return `Minimum ${String(p.limit)} caractères requis.`;
+    case 'maxLength':
+      return `Maximum ${String(p.limit)} caractères.`;
+    case 'minimum':
+      return `Valeur minimale : ${String(p.limit)}.`;
+    case 'maximum':
+      return `Valeur maximale : ${String(p.limit)}.`;
+    case 'minItems':
+      return `Au moins ${String(p.limit)} élément(s) requis.`;
+    case 'maxItems':
+      return `Au plus ${String(p.limit)} élément(s).`;
+    default:
+      return 'Valeur invalide.';
+  }
+}

@@ -1,0 +1,217 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { findIdentityBySubject, verifyLocalCredentials } from '../db/identity-store.ts';
+import { DEMO_ACCOUNTS } from '../db/seed.ts';
+import type { SigningKeys } from './signing-keys.ts';
+import { logoutPage, messagePage, signInPage } from './pages.ts';
+
+export interface LocalProviderOptions {
+  issuer: string;
+  clientId: string;
+  publicOrigin: string;
+  postLogoutRedirectUris: string[];
+  keys: SigningKeys;
+  db: Kysely<Database>;
+  /** Lifetime of ID and access tokens, in seconds (the ID token is the bearer token: never shorter). */
+  tokenTtlSeconds?: number;
+}
+
+const SCOPES = 'openid email profile offline_access';
+
+/**
+ * A real OpenID Connect provider for development and tests, mounted at /oidc on
+ * the portal's own origin, signing in the accounts of the identity_accounts table.
+ */
+export function createLocalProvider(options: LocalProviderOptions): Provider {
+  const ttl = options.tokenTtlSeconds ?? 3600;
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: options.clientId,
+        client_name: 'Portail Habilitations',
+        application_type: 'web',
+        token_endpoint_auth_method: 'none',
+        require_auth_time: true,
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        redirect_uris: [`${options.publicOrigin}/redirect.html`],
+        post_logout_redirect_uris: options.postLogoutRedirectUris,
+      },
+    ],
+    jwks: options.keys.privateJwks as Configuration['jwks'],
+    cookies: { keys: options.keys.cookieKeys },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name'],
+    },
+    // Name and email in the ID token: the portal sends the ID token as its bearer token.
+    conformIdTokenClaims: false,
+    scopes: ['openid', 'offline_access', 'email', 'profile'],
+    pkce: { required: () => true },
+    ttl: {
+      AccessToken: ttl,
+      IdToken: ttl,
+      AuthorizationCode: 60,
+      Interaction: 3600,
+      Session: 12 * 3600,
+      Grant: 12 * 3600,
+      RefreshToken: 12 * 3600,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.type = 'html';
+          ctx.body = logoutPage(form);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = messagePage('Déconnexion', 'Vous êtes déconnecté.', options.postLogoutRedirectUris[0] ?? '/');
+        },
+      },
+    },
+    interactions: {
+      url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}`,
+    },
+    clientBasedCORS: (_ctx, origin) => origin === options.publicOrigin,
+    // The portal is the provider's only, first-party client: no consent screen.
+    loadExistingGrant: async (ctx) => {
+      const oidc = ctx.oidc;
+      if (!oidc.client || !oidc.session?.accountId) return undefined;
+      const grantId = oidc.result?.consent?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
+      if (grantId) {
+        const existing = await oidc.provider.Grant.find(grantId);
+        if (existing) return existing;
+      }
+      const grant = new oidc.provider.Grant({ clientId: oidc.client.clientId, accountId: oidc.session.accountId });
+      grant.addOIDCScope(SCOPES);
+      await grant.save();
+      return grant;
+    },
+    // offline_access is otherwise dropped unless consent is prompted.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    findAccount: async (_ctx, subject) => {
+      const identity = await findIdentityBySubject(options.db, subject);
+      if (!identity || !identity.enabled) return undefined;
+      return {
+        accountId: identity.subject,
+        claims: async () => ({
+          sub: identity.subject,
+          email: identity.email,
+          email_verified: true,
+          name: identity.displayName,
+        }),
+      };
+    },
+    renderError: async (ctx: KoaContextWithOIDC, out) => {
+      ctx.type = 'html';
+      ctx.body = messagePage('Erreur de connexion', `La connexion a échoué : ${String(out.error_description ?? out.error)}.`, '/');
+    },
+  };
+  const provider = new Provider(options.issuer, configuration);
+  // oidc-provider drops offline_access from a request without prompt=consent, and the refresh
+  // token then refuses the portal's silent renewals (which ask for it). The portal is first-party:
+  // its interactive sign-in is treated as prompt=consent, and the consent is granted at once.
+  provider.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/auth') {
+      const scope = typeof ctx.query.scope === 'string' ? ctx.query.scope.split(' ') : [];
+      if (scope.includes('offline_access') && !ctx.query.prompt) {
+        const query = new URLSearchParams(ctx.querystring);
+        query.set('prompt', 'consent');
+        ctx.querystring = query.toString();
+        // oidc-provider finds its mount path by matching the rewritten URL in the original one.
+        (ctx.req as RawRequest).originalUrl = `/oidc${ctx.url}`;
+      }
+    }
+    await next();
+  });
+  return provider;
+}
+
+/** The first-party grant of every scope the portal asked for. */
+async function grantAll(provider: Provider, accountId: string, clientId: string, existingGrantId: string | undefined): Promise<string> {
+  const grant = (existingGrantId ? await provider.Grant.find(existingGrantId) : undefined) ?? new provider.Grant({ accountId, clientId });
+  grant.addOIDCScope(SCOPES);
+  return grant.save();
+}
+
+type RawRequest = IncomingMessage & { originalUrl?: string };
+
+/** Mounts the provider under /oidc and serves its French sign-in pages. */
+export async function mountLocalProvider(app: FastifyInstance, provider: Provider, db: Kysely<Database>): Promise<void> {
+  const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+  // Everything under /oidc but the interaction pages is the provider's (Koa) business: hand the raw request over before Fastify parses a body.
+  app.addHook('onRequest', async (request, reply) => {
+    const url = request.raw.url ?? '';
+    if (!url.startsWith('/oidc/') || url.startsWith('/oidc/interaction/') || url.startsWith('/oidc/assets/')) return;
+    reply.hijack();
+    const raw = request.raw as RawRequest;
+    raw.originalUrl = url;
+    raw.url = url.slice('/oidc'.length);
+    await callback(raw, reply.raw);
+  });
+
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+
+    scope.get('/oidc/assets/auto-submit.js', async (_request, reply) => {
+      reply.type('text/javascript').header('cache-control', 'no-cache');
+      return "document.querySelector('[data-auto-submit]')?.click();\n";
+    });
+
+    scope.get<{ Params: { uid: string } }>('/oidc/interaction/:uid', async (request, reply) => {
+      const details = await interactionOrNull(provider, request.raw, reply.raw);
+      if (!details) return reply.code(400).type('text/html').send(expiredPage());
+      if (details.prompt.name === 'consent' && details.session?.accountId) {
+        const grantId = await grantAll(provider, details.session.accountId, String(details.params.client_id), details.grantId);
+        reply.hijack();
+        await provider.interactionFinished(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+        return;
+      }
+      const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
+      return reply.type('text/html').send(signInPage({ uid: request.params.uid, email: loginHint, error: null, demoAccounts: DEMO_ACCOUNTS }));
+    });
+
+    scope.post<{ Params: { uid: string }; Body: Record<string, string> }>('/oidc/interaction/:uid/login', async (request, reply) => {
+      const details = await interactionOrNull(provider, request.raw, reply.raw);
+      if (!details) return reply.code(400).type('text/html').send(expiredPage());
+      const email = String(request.body?.email ?? '').trim();
+      const password = String(request.body?.password ?? '');
+      const identity = email && password ? await verifyLocalCredentials(db, email, password) : null;
+      if (!identity) {
+        return reply
+          .code(401)
+          .type('text/html')
+          .send(signInPage({ uid: request.params.uid, email, error: 'Adresse email ou mot de passe incorrect.', demoAccounts: DEMO_ACCOUNTS }));
+      }
+      const grantId = await grantAll(provider, identity.subject, String(details.params.client_id), undefined);
+      reply.hijack();
+      await provider.interactionFinished(
+        request.raw,
+        reply.raw,
+        { login: { accountId: identity.subject }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
+    });
+  });
+}
+
+async function interactionOrNull(provider: Provider, req: IncomingMessage, res: ServerResponse) {
+  try {
+    return await provider.interactionDetails(req, res);
+  } catch {
+    return null;
+  }
+}
+
+function expiredPage(): string {
+  return messagePage('Session expirée', 'Cette page de connexion a expiré. Revenez au portail pour vous connecter à nouveau.', '/authentication/sign-in');
+}

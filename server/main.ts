@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { readConfig } from './config.ts';
+import { loadTls } from './tls.ts';
+import { openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { DEMO_ACCOUNTS, seedDemoData, seedReferenceData } from './db/seed.ts';
+import { loadSigningKeys } from './idp/signing-keys.ts';
+import { verifierFor } from './auth/token-verifier.ts';
+import { buildApp } from './app.ts';
+
+async function start(): Promise<void> {
+  const config = readConfig();
+  const tls = await loadTls(config);
+  const database = await openDatabase(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'pglite') },
+  );
+  try {
+    await migrate(database);
+  } catch (error) {
+    console.error(`Échec de la migration de la base : ${(error as Error).message}`);
+    await database.close();
+    process.exit(1);
+  }
+  // The demo accounts share a published password: they are loaded with the local sign-in only (or on request).
+  const withDemoData = config.auth.kind === 'local' || process.env.SEED_DEMO_DATA === 'true';
+  let seeded = false;
+  if (withDemoData) seeded = (await seedDemoData(database)).seeded;
+  else await database.db.transaction().execute((trx) => seedReferenceData(trx));
+  const signingKeys = config.auth.kind === 'local' ? await loadSigningKeys(config.dataDir) : null;
+  const verifyToken = await verifierFor(config.auth, signingKeys?.publicJwks ?? null);
+  const app = await buildApp({ config, database, verifyToken, signingKeys, tls });
+
+  const shutdown = async (signal: string) => {
+    app.log.warn(`${signal} received: closing`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ host: config.host, port: config.port });
+  const lines = [
+    '',
+    `Portail Habilitations : ${config.publicOrigin}`,
+    `Base de données : ${database.kind === 'pglite' ? `PGlite (${path.join(config.dataDir, 'pglite')})` : 'PostgreSQL (DATABASE_URL)'}${seeded ? ', données de démonstration chargées' : ''}`,
+  ];
+  if (config.auth.kind === 'local') {
+    lines.push(`Connexion locale (OpenID Connect) : ${config.publicOrigin}/oidc`);
+    if (tls?.certFile) lines.push(`Certificat local à approuver : ${tls.certFile}`);
+    lines.push('Comptes de démonstration (mot de passe Demo-Portail-2026) :');
+    for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(30)} ${account.label}`);
+  }
+  console.log(lines.join('\n'));
+}
+
+start().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+import type { ServerConfig } from './config.ts';
+
+/**
+ * What the SPA reads at start-up (GET /portal-config.json): one build runs
+ * against any identity provider and API host. The SPA validates it and stops
+ * with 'Missing required environment variable' when a value is missing.
+ */
+export function runtimeConfigFor(config: ServerConfig) {
+  return {
+    apiBase: config.publicOrigin,
+    auth: {
+      clientId: config.auth.clientId,
+      authority: config.auth.authority,
+      passwordResetAuthority: config.auth.passwordResetAuthority,
+      knownAuthorities: config.auth.knownAuthorities,
+      protocolMode: config.auth.protocolMode,
+    },
+    memberAreaUrl: config.memberAreaUrl,
+    publicSiteUrl: config.publicSiteUrl,
+    cookieDomain: config.cookieDomain,
+  };
+}

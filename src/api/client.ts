@@ -1,0 +1,117 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from './schema.gen';
+
+/** The spec §7/§9 retry policy: 502, 503, 504 and network failures, 3 attempts, 1000 ms doubling. */
+export const RETRY_POLICY = { attempts: 3, baseDelayMs: 1000, statuses: [502, 503, 504] } as const;
+
+export const TRANSPORT_MESSAGES = {
+  backendUnavailable: 'Backend temporarily unavailable',
+  backendUnavailableDetails: 'Please retry in a few moments.',
+  network: 'Network error: Unable to connect to the server. Please check your connection.',
+} as const;
+
+export interface ErrorBody {
+  error?: string;
+  message?: string;
+  details?: string;
+  fieldErrors?: { field: string; message: string }[];
+  requestId?: string;
+}
+
+/**
+ * A failed call, as the screens see it. `status` 0 is the synthetic answer of §8
+ * for a network failure after every retry.
+ */
+export class ApiFailure extends Error {
+  readonly status: number;
+  readonly body: ErrorBody | undefined;
+  constructor(status: number, message: string, body?: ErrorBody) {
+    super(message);
+    this.name = 'ApiFailure';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  /** The bearer token: from memory, else from the portail.accessToken cookie. */
+  getToken: () => string | null;
+  fetch?: typeof globalThis.fetch;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export type ApiClient = Client<paths>;
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * fetch with the retry policy and the §8 transport rules: a body containing
+ * 'ServiceFactory not initialized' becomes a synthetic 503; a network failure
+ * after every attempt becomes an ApiFailure of status 0.
+ */
+export function transportFetch(baseFetch: typeof globalThis.fetch, sleep: (ms: number) => Promise<void> = defaultSleep) {
+  return async (input: Request): Promise<Response> => {
+    // The original stays untouched so that its body can be replayed on every attempt.
+    const original = input.clone();
+    for (let attempt = 1; ; attempt += 1) {
+      const last = attempt >= RETRY_POLICY.attempts;
+      let response: Response;
+      try {
+        response = await baseFetch(original.clone());
+      } catch (error) {
+        if ((error as Error)?.name === 'AbortError') throw error;
+        if (last) throw new ApiFailure(0, TRANSPORT_MESSAGES.network);
+        await sleep(RETRY_POLICY.baseDelayMs * 2 ** (attempt - 1));
+        continue;
+      }
+      response = await withServiceFactoryRule(response);
+      if (!last && (RETRY_POLICY.statuses as readonly number[]).includes(response.status)) {
+        await sleep(RETRY_POLICY.baseDelayMs * 2 ** (attempt - 1));
+        continue;
+      }
+      return response;
+    }
+  };
+}
+
+async function withServiceFactoryRule(response: Response): Promise<Response> {
+  if (response.ok) return response;
+  const text = await response.clone().text();
+  if (!text.includes('ServiceFactory not initialized')) return response;
+  return new Response(JSON.stringify({ error: 'ServiceUnavailable', message: TRANSPORT_MESSAGES.backendUnavailable, details: TRANSPORT_MESSAGES.backendUnavailableDetails }), {
+    status: 503,
+    statusText: 'Service Unavailable',
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+function authMiddleware(getToken: () => string | null): Middleware {
+  return {
+    onRequest({ request }) {
+      const token = getToken();
+      if (token) request.headers.set('Authorization', `Bearer ${token}`);
+      return request;
+    },
+  };
+}
+
+/** The one API client of the SPA. */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/$/, ''),
+    fetch: transportFetch(options.fetch ?? globalThis.fetch.bind(globalThis), options.sleep),
+  });
+  client.use(authMiddleware(options.getToken));
+  return client;
+}
+
+/** The data of a call, or an ApiFailure carrying the server's message (or `fallback`). */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>, fallback: string): Promise<T> {
+  const { data, error, response } = await call;
+  if (error !== undefined || !response.ok) {
+    const body = (error ?? undefined) as ErrorBody | undefined;
+    throw new ApiFailure(response.status, body?.message || fallback, body);
+  }
+  return data as T;
+}

@@ -1,0 +1,18 @@
+import { hasPermission, isBackOffice, type SessionUser } from './permissions';
+
+/** The sidebar entries of spec §2 'Shell and sidebar', shown or hidden by permission. */
+export type NavEntryId = 'home' | 'admin' | 'users' | 'profile' | 'signOut';
+
+export interface NavEntry {
+  id: NavEntryId;
+  /** 'Mon profil' has no path: it opens the profile panel. */
+  href: string | null;
+}
+
+export function navigationFor(user: SessionUser): NavEntry[] {
+  const entries: NavEntry[] = [{ id: 'home', href: '/dashboard' }];
+  if (isBackOffice(user)) entries.push({ id: 'admin', href: '/admin' });
+  if (hasPermission(user, 'USER_LIST')) entries.push({ id: 'users', href: '/utilisateurs' });
+  entries.push({ id: 'profile', href: null }, { id: 'signOut', href: '/authentication/sign-out' });
+  return entries;
+}

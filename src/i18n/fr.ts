@@ -1,0 +1,72 @@
+/** The French texts of the spec, in one place; parameterised texts are functions. */
+export const fr = {
+  app: {
+    name: 'Portail Habilitations',
+    loading: 'Chargement...',
+  },
+  shell: {
+    nav: {
+      home: 'Accueil',
+      admin: 'Habilitation des administrateurs',
+      users: 'Gestion des utilisateurs',
+      profile: 'Mon profil',
+      signOut: 'Déconnexion',
+      label: 'Navigation principale',
+      collapse: 'Réduire le menu',
+      expand: 'Déplier le menu',
+    },
+    greeting: (name: string) => `Bonjour ${name}`,
+    memberArea: 'Espace Adhérent / Webservices',
+    skipToContent: 'Aller au contenu',
+    signedInAs: 'Connecté en tant que',
+    footer: {
+      legal: 'Mentions légales',
+      personalData: 'Données personnelles',
+      terms: "Conditions générales d'utilisation",
+      cookies: 'Gestion des cookies',
+    },
+    profile: {
+      email: 'Adresse email',
+      type: "Type d'utilisateur",
+      backOffice: 'Back-office',
+      organization: 'Adhérent',
+      organizations: 'Organisations et rôles',
+      permissions: 'Permissions',
+      none: 'Aucune',
+    },
+  },
+  dashboard: {
+    title: 'Accueil',
+    intro: 'Bienvenue sur le portail de gestion des habilitations des utilisateurs de vos organisations.',
+    memberAreaText: 'Accédez à vos services adhérent et aux webservices.',
+    shortcuts: 'Accès rapides',
+  },
+  landing: {
+    title: 'Portail Habilitations',
+    intro:
+      "Gérez les comptes des utilisateurs de vos établissements, leurs accès aux organisations adhérentes (SIREN, SIRET), leurs rôles et les demandes de droits d'administrateur.",
+    signIn: 'Se connecter',
+    goToPortal: 'Accéder au portail',
+  },
+  auth: {
+    signingIn: 'Redirection vers la page de connexion...',
+    completing: 'Connexion en cours...',
+    signingOut: 'Déconnexion en cours...',
+    accountDisabled: 'Votre compte est désactivé.',
+  },
+  notFound: {
+    title: 'Oops! Page not found',
+    text: "La page que vous cherchez n'existe pas ou a été déplacée.",
+    home: "Retour à l'accueil",
+  },
+  errors: {
+    backendRestarting: 'The server is restarting. Please refresh the page in a moment.',
+    network: 'Unable to connect to the server. Please check your connection.',
+    usingCachedData: ' (Using cached data)',
+    backendUnavailable: 'Backend temporarily unavailable',
+    backendUnavailableDetails: 'Please retry in a few moments.',
+    networkError: 'Network error: Unable to connect to the server. Please check your connection.',
+    fetchProfile: 'Failed to fetch user profile',
+    missingEnv: (name: string) => `Missing required environment variable: ${name}`,
+  },
+} as const;

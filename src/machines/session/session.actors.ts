@@ -1,0 +1,96 @@
+import { fromPromise } from 'xstate';
+import type { IPublicClientApplication } from '@azure/msal-browser';
+import { ApiFailure, type ApiClient } from '../../api/client';
+import { fetchCurrentUser } from '../../api/users';
+import { decodeTokenClaims, expireTokenCookie, isTokenUnexpired, readTokenCookie, writeTokenCookie } from '../../auth/token-cookie';
+import { POST_LOGIN_PATH, SIGN_IN_SCOPES } from '../../auth/msal';
+import type { ProfileLoadFailure, SessionProfile } from './session.machine';
+
+export const PROFILE_CACHE_KEY = 'portail.profile';
+
+export interface SessionDependencies {
+  msal: IPublicClientApplication;
+  api: ApiClient;
+  cookieDomain: string | null;
+  passwordResetAuthority: string | null;
+}
+
+/** The side effects of the session machine, supplied with sessionMachine.provide({ actors, actions }). */
+export function sessionActors(deps: SessionDependencies) {
+  const { msal, api, cookieDomain } = deps;
+  return {
+    actors: {
+      initializeAuth: fromPromise<void>(async () => {
+        await msal.initialize();
+      }),
+      handleRedirect: fromPromise<void>(async () => {
+        try {
+          const result = await msal.handleRedirectPromise();
+          if (result?.account) msal.setActiveAccount(result.account);
+        } catch (error) {
+          // B2C: 'forgot password' answers AADB2C90118; the reset policy takes over.
+          if (deps.passwordResetAuthority && String((error as Error)?.message).includes('AADB2C90118')) {
+            await msal.loginRedirect({ scopes: SIGN_IN_SCOPES, authority: deps.passwordResetAuthority, redirectStartPage: `${window.location.origin}${POST_LOGIN_PATH}` });
+            return;
+          }
+          throw error;
+        }
+      }),
+      readToken: fromPromise<string | null>(async () => {
+        const token = readTokenCookie();
+        return isTokenUnexpired(token) ? token : null;
+      }),
+      login: fromPromise<void>(async () => {
+        await msal.loginRedirect({ scopes: SIGN_IN_SCOPES, redirectStartPage: `${window.location.origin}${POST_LOGIN_PATH}` });
+      }),
+      acquireToken: fromPromise<string>(async () => {
+        const account = msal.getActiveAccount() ?? msal.getAllAccounts()[0];
+        if (!account) throw new Error('no account');
+        let result = await msal.acquireTokenSilent({ scopes: SIGN_IN_SCOPES, account });
+        // A cached ID token may have expired while the access token has not: ask for a fresh one.
+        if (!isTokenUnexpired(result.idToken)) result = await msal.acquireTokenSilent({ scopes: SIGN_IN_SCOPES, account, forceRefresh: true });
+        const token = result.idToken;
+        if (!decodeTokenClaims(token)?.sub) throw new Error('token without subject');
+        msal.setActiveAccount(result.account ?? account);
+        writeTokenCookie(token, cookieDomain);
+        return token;
+      }),
+      loadProfile: fromPromise<SessionProfile, { token: string }>(async () => {
+        try {
+          return (await fetchCurrentUser(api)) as SessionProfile;
+        } catch (error) {
+          const status = error instanceof ApiFailure ? error.status : 0;
+          const failure: ProfileLoadFailure = {
+            status,
+            kind: status === 0 ? 'network' : status === 502 || status === 503 || status === 504 ? 'backendUnavailable' : 'rejected',
+          };
+          throw failure;
+        }
+      }),
+      signOut: fromPromise<void>(async () => {
+        const account = msal.getActiveAccount() ?? msal.getAllAccounts()[0] ?? null;
+        const idTokenHint = account?.idToken;
+        window.localStorage.clear();
+        window.sessionStorage.clear();
+        expireTokenCookie(cookieDomain);
+        await msal.logoutRedirect({ account, idTokenHint });
+      }),
+    },
+    actions: {
+      cacheProfile: (_: unknown, profile: SessionProfile) => {
+        window.localStorage.setItem(PROFILE_CACHE_KEY, JSON.stringify(profile));
+      },
+      forgetToken: () => expireTokenCookie(cookieDomain),
+      notifyDeactivated: () => window.alert('Votre compte est désactivé.'),
+    },
+  };
+}
+
+export function readCachedProfile(): SessionProfile | null {
+  try {
+    const raw = window.localStorage.getItem(PROFILE_CACHE_KEY);
+    return raw ? (JSON.parse(raw) as SessionProfile) : null;
+  } catch {
+    return null;
+  }
+}

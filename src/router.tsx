@@ -1,0 +1,27 @@
+import { createRouter } from '@tanstack/react-router';
+import type { RouterContext } from './router-context';
+import { rootRoute } from './routes/root';
+import { landingRoute } from './routes/landing';
+import { signInRoute } from './routes/sign-in';
+import { redirectLoginRoute } from './routes/redirect-login';
+import { signOutRoute } from './routes/sign-out';
+import { shellRoute } from './routes/shell';
+import { dashboardRoute } from './routes/dashboard';
+
+export const routeTree = rootRoute.addChildren([
+  landingRoute,
+  signInRoute,
+  redirectLoginRoute,
+  signOutRoute,
+  shellRoute.addChildren([dashboardRoute]),
+]);
+
+export function createAppRouter(context: RouterContext) {
+  return createRouter({ routeTree, context, defaultPreload: 'intent', scrollRestoration: true });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

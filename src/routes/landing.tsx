@@ -1,0 +1,25 @@
+import { createRoute, useRouter } from '@tanstack/react-router';
+import { rootRoute } from './root';
+import { useSession } from '../session';
+import { LandingPage } from '../ui/landing-page';
+import { useDocumentTitle } from './use-document-title';
+import { fr } from '../i18n/fr';
+
+function Landing() {
+  const router = useRouter();
+  const signedIn = useSession((s) => s.context.profile !== null && (s.matches('signedIn') || s.matches('polling')));
+  useDocumentTitle(fr.landing.title);
+  return (
+    <LandingPage
+      signedIn={signedIn}
+      onSignIn={() => void router.navigate({ to: '/authentication/sign-in' })}
+      onOpenPortal={() => void router.navigate({ to: '/dashboard' })}
+    />
+  );
+}
+
+export const landingRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  component: Landing,
+});

@@ -1,0 +1,66 @@
+import { createRoute, Outlet, useRouter, useRouterState } from '@tanstack/react-router';
+import { rootRoute } from './root';
+import { Guarded } from './guarded';
+import { useSession } from '../session';
+import { sessionNotice } from '../machines/session/session.selectors';
+import type { SessionProfile } from '../machines/session/session.machine';
+import { navigationFor } from '../domain/navigation';
+import { permissionsOf } from '../domain/permissions';
+import { AppShell } from '../ui/app-shell';
+import type { ProfileSummary } from '../ui/profile-panel';
+import { fr } from '../i18n/fr';
+
+function profileSummary(user: SessionProfile): ProfileSummary {
+  return {
+    email: user.email,
+    userType: user.userType,
+    permissions: [...permissionsOf(user)].sort(),
+    organizations: (user.organizations ?? []).map((o, index) => ({ key: `${o.id}-${index}`, name: o.name ?? o.code, code: o.code, role: o.role.name })),
+  };
+}
+
+function footerLinks(publicSiteUrl: string) {
+  const base = publicSiteUrl.endsWith('/') ? publicSiteUrl : `${publicSiteUrl}/`;
+  return [
+    { label: fr.shell.footer.legal, href: `${base}mentions-legales` },
+    { label: fr.shell.footer.personalData, href: `${base}donnees-personnelles` },
+    { label: fr.shell.footer.terms, href: `${base}conditions-generales-utilisation` },
+    { label: fr.shell.footer.cookies, href: `${base}gestion-des-cookies` },
+  ];
+}
+
+function SignedInShell() {
+  const router = useRouter();
+  const { config } = shellRoute.useRouteContext();
+  const user = useSession((s) => s.context.profile);
+  const notice = useSession(sessionNotice);
+  const currentPath = useRouterState({ select: (s) => s.location.pathname });
+  if (!user) return null;
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
+  return (
+    <AppShell
+      entries={navigationFor(user)}
+      currentPath={currentPath}
+      email={user.email}
+      profile={profileSummary(user)}
+      onNavigate={(href) => void router.navigate({ to: href })}
+      greetingName={name}
+      memberAreaUrl={config.memberAreaUrl}
+      footerLinks={footerLinks(config.publicSiteUrl)}
+      notice={notice}
+    >
+      <Outlet />
+    </AppShell>
+  );
+}
+
+/** The layout of every signed-in screen: guarded, inside the shell. */
+export const shellRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'shell',
+  component: () => (
+    <Guarded>
+      <SignedInShell />
+    </Guarded>
+  ),
+});

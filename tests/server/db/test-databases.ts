@@ -1,0 +1,99 @@
+// Fresh databases for tests, on every backend the environment offers.
+// PGlite always; PostgreSQL when TEST_DATABASE_URL is set (a new database per call, dropped afterwards).
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../../../server/db/database.ts';
+import type { Database } from '../../../server/db/schema.ts';
+
+export type BackendName = 'pglite' | 'postgres';
+
+export interface Backend {
+  name: BackendName;
+}
+
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+export const backends: readonly Backend[] = TEST_DATABASE_URL ? [{ name: 'pglite' }, { name: 'postgres' }] : [{ name: 'pglite' }];
+
+if (!TEST_DATABASE_URL) {
+  console.warn(
+    '[tests/server/db] TEST_DATABASE_URL is not set: these suites run on PGlite only and PostgreSQL is NOT tested in this run.',
+  );
+}
+
+export interface TestDatabase {
+  backend: BackendName;
+  handle: DatabaseHandle;
+  /** Another handle on the same database (PostgreSQL only: an in-memory PGlite has a single handle). */
+  openAnother(): Promise<DatabaseHandle>;
+  dispose(): Promise<void>;
+}
+
+export async function createTestDatabase(backend: Backend): Promise<TestDatabase> {
+  if (backend.name === 'pglite') {
+    const handle = await openDatabase({});
+    return {
+      backend: 'pglite',
+      handle,
+      openAnother: () => Promise.reject(new Error('an in-memory PGlite has one handle only')),
+      dispose: () => handle.close(),
+    };
+  }
+  if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is needed for the postgres backend');
+  const name = `portail_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const handles: DatabaseHandle[] = [];
+  const open = async () => {
+    const handle = await openDatabase({ databaseUrl: url.toString(), poolMax: 4 });
+    handles.push(handle);
+    return handle;
+  };
+  const handle = await open();
+  return {
+    backend: 'postgres',
+    handle,
+    openAnother: open,
+    async dispose() {
+      await Promise.all(handles.map((h) => h.close()));
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Seconds elapsed since `start` (performance.now()), to one decimal. */
+export function secondsSince(start: number): string {
+  return ((performance.now() - start) / 1000).toFixed(1);
+}
+
+/** Every row a seed writes, in a stable order (password hashes reduced to their presence: salts are random). */
+export async function snapshot(db: Kysely<Database>) {
+  return {
+    organizations: await db.selectFrom('organizations').selectAll().orderBy('code').execute(),
+    users: await db.selectFrom('users').selectAll().orderBy('id').execute(),
+    permissions: await db.selectFrom('permissions').selectAll().orderBy('code').execute(),
+    rolePermissions: await db.selectFrom('role_permissions').selectAll().orderBy('role_id').orderBy('permission_code').execute(),
+    userPermissions: await db.selectFrom('user_permissions').selectAll().orderBy('user_id').orderBy('permission_code').execute(),
+    roles: await db.selectFrom('roles').selectAll().orderBy('id').execute(),
+    roleAssignments: await db.selectFrom('role_assignments').selectAll().orderBy('id').execute(),
+    invitations: await db.selectFrom('invitations').selectAll().orderBy('id').execute(),
+    identities: await db
+      .selectFrom('identity_accounts')
+      .select(['subject', 'email', 'display_name', 'enabled', 'created_at'])
+      .select((eb) => eb('password_hash', 'is not', null).as('has_password'))
+      .orderBy('subject')
+      .execute(),
+  };
+}

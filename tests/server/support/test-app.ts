@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { importJWK, SignJWT, generateKeyPair, type JWTPayload } from 'jose';
+import { buildApp } from '../../../server/app.ts';
+import { readConfig } from '../../../server/config.ts';
+import { migrate } from '../../../server/db/migrate.ts';
+import { seedDemoData } from '../../../server/db/seed.ts';
+import { loadSigningKeys, type SigningKeys } from '../../../server/idp/signing-keys.ts';
+import { verifierFor } from '../../../server/auth/token-verifier.ts';
+import { createTestDatabase, type Backend, type TestDatabase } from '../db/test-databases.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  keys: SigningKeys;
+  issuer: string;
+  audience: string;
+  /** A token as the local provider signs them, for the account with this email. */
+  tokenFor(email: string, overrides?: JWTPayload): Promise<string>;
+  /** A token signed with the provider's key, with exactly these claims. */
+  sign(claims: JWTPayload, header?: { alg?: string; kid?: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The real server, in-process, on a fresh migrated and seeded database of the given backend. */
+export async function startTestApp(backend: Backend): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portail-api-'));
+  const config = readConfig({ DATA_DIR: dataDir, PORT: '8443', LOG_LEVEL: 'silent', WEB_ROOT: path.join(dataDir, 'no-web') });
+  const database = await createTestDatabase(backend);
+  await migrate(database.handle);
+  await seedDemoData(database.handle);
+  const keys = await loadSigningKeys(dataDir);
+  const verifyToken = await verifierFor(config.auth, keys.publicJwks);
+  const app = await buildApp({ config, database: database.handle, verifyToken, signingKeys: keys, tls: null });
+  await app.ready();
+  const issuer = `${config.publicOrigin}/oidc`;
+  const audience = config.auth.clientId;
+  const privateJwk = keys.privateJwks.keys[0]!;
+  const privateKey = await importJWK(privateJwk, 'RS256');
+
+  const sign: TestApp['sign'] = (claims, header = {}) =>
+    new SignJWT(claims).setProtectedHeader({ alg: header.alg ?? 'RS256', kid: header.kid ?? privateJwk.kid }).sign(privateKey);
+
+  return {
+    app,
+    database,
+    keys,
+    issuer,
+    audience,
+    sign,
+    async tokenFor(email, overrides = {}) {
+      const identity = await database.handle.db.selectFrom('identity_accounts').select(['subject', 'display_name']).where('email', '=', email).executeTakeFirstOrThrow();
+      const now = Math.floor(Date.now() / 1000);
+      return sign({ iss: issuer, aud: audience, sub: identity.subject, email, name: identity.display_name, iat: now, auth_time: now, exp: now + 3600, ...overrides });
+    },
+    async close() {
+      await app.close();
+      await database.dispose();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A key the provider never had: tokens it signs must be refused. */
+export async function foreignKey() {
+  const { privateKey } = await generateKeyPair('RS256');
+  return privateKey;
+}
