@@ -14,6 +14,7 @@ import { authenticateApiRequests, bearerAuth } from './http/bearer-auth.ts';
 import { usersHandlers } from './routes/users.ts';
 import { createLocalProvider, mountLocalProvider } from './idp/local-provider.ts';
 import type { SigningKeys } from './idp/signing-keys.ts';
+import type { DemoAccountLine } from './idp/pages.ts';
 import { runtimeConfigFor } from './runtime-config.ts';
 
 declare module 'fastify' {
@@ -29,6 +30,8 @@ export interface AppDependencies {
   /** The local provider's keys, when the local provider is on. */
   signingKeys: SigningKeys | null;
   tls: TlsMaterial | null;
+  /** Listed on the local sign-in page when the demo data is loaded. */
+  demoAccounts?: readonly DemoAccountLine[];
 }
 
 /** Builds the whole server (API, local sign-in, SPA) without listening: start scripts and tests share it. */
@@ -49,8 +52,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   app.decorateRequest('principal', null);
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken));
+  const securityHeaders = securityHeadersFor(config);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    for (const [name, value] of securityHeaders) if (!reply.hasHeader(name)) reply.header(name, value);
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown[]; validationContext?: string }, request, reply) => {
@@ -103,7 +108,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       keys: deps.signingKeys,
       db: database.db,
     });
-    await mountLocalProvider(app, provider, database.db);
+    await mountLocalProvider(app, provider, { db: database.db, securityHeaders, demoAccounts: deps.demoAccounts ?? [] });
   }
 
   const indexFile = path.join(config.webRoot, 'index.html');
@@ -111,9 +116,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: config.webRoot,
-      index: false,
-      // Built files are few and known at start: one route each, every other path falls to the SPA.
-      wildcard: false,
+      index: 'index.html',
       setHeaders: (res, filePath) => {
         res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
@@ -122,13 +125,47 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
-    const isApi = url.startsWith('/api/') || url.startsWith('/oidc/');
-    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
-      // Every other path is the SPA's: it shows its own 404 page for unknown routes.
+    const pathname = url.split('?')[0] ?? '';
+    // A page of the SPA (it draws its own 404): a GET for HTML, outside the API and the provider, without a file extension.
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !/^\/(api|oidc)(\/|$)/.test(pathname) &&
+      !/\.[a-z0-9]+$/i.test(pathname) &&
+      (request.headers.accept ?? '*/*').includes('html');
+    if (hasWeb && isPage) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.code(404).send(errorBody(404, `Aucune ressource à ${request.method} ${url.split('?')[0]}.`, request.id));
   });
 
   return app;
+}
+
+/** Headers of every answer: no sniffing, no framing by other sites, a strict content policy for the SPA and the sign-in pages. */
+export function securityHeadersFor(config: ServerConfig): [string, string][] {
+  // 'self' plus the origins of these URLs that are not the portal's own.
+  const selfAnd = (...urls: string[]) =>
+    ["'self'", ...new Set(urls.map((u) => new URL(u).origin).filter((o) => o !== config.publicOrigin))].join(' ');
+  const provider = selfAnd(config.auth.authority);
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src ${provider}`,
+    `frame-src ${provider}`,
+    // A form's redirects count too: the provider's sign-out ends on the public site.
+    `form-action ${selfAnd(config.auth.authority, config.publicSiteUrl)}`,
+    "frame-ancestors 'self'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join('; ');
+  const headers: [string, string][] = [
+    ['content-security-policy', csp],
+    ['x-content-type-options', 'nosniff'],
+    ['referrer-policy', 'strict-origin-when-cross-origin'],
+    ['x-frame-options', 'SAMEORIGIN'],
+  ];
+  if (config.publicOrigin.startsWith('https:')) headers.push(['strict-transport-security', 'max-age=31536000']);
+  return headers;
 }

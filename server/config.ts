@@ -5,7 +5,7 @@ import path from 'node:path';
  * A setting that production needs and that is missing stops the start with
  * 'Missing required environment variable: NAME'.
  */
-export type IdentityProviderKind = 'local' | 'b2c' | 'oidc';
+export type IdentityProviderKind = 'local' | 'b2c' | 'entra' | 'oidc';
 
 export interface AuthConfig {
   kind: IdentityProviderKind;
@@ -77,11 +77,10 @@ function readAuth(env: Env, production: boolean, publicOrigin: string): AuthConf
         discoveryUrl: null,
       };
     case 'b2c': {
-      // B2C (and Entra External ID through B2C_HOST=<tenant>.ciamlogin.com) share one shape.
       const tenant = required(env, 'B2C_TENANT');
       const signIn = required(env, 'B2C_SIGN_IN_POLICY');
       const reset = required(env, 'B2C_PASSWORD_RESET_POLICY');
-      const b2cHost = optional(env, 'B2C_HOST') ?? `${tenant}.b2clogin.com`;
+      const b2cHost = `${tenant}.b2clogin.com`;
       const base = `https://${b2cHost}/${tenant}.onmicrosoft.com`;
       return {
         kind,
@@ -92,6 +91,22 @@ function readAuth(env: Env, production: boolean, publicOrigin: string): AuthConf
         protocolMode: 'AAD',
         issuer: optional(env, 'AUTH_ISSUER'),
         discoveryUrl: `${base}/${signIn}/v2.0/.well-known/openid-configuration`,
+      };
+    }
+    case 'entra': {
+      // Entra External ID, B2C's successor: one tenant-wide authority, user flows chosen in the tenant, no reset policy.
+      const subdomain = required(env, 'ENTRA_TENANT_SUBDOMAIN');
+      const host = `${subdomain}.ciamlogin.com`;
+      const authority = `https://${host}/${subdomain}.onmicrosoft.com`;
+      return {
+        kind,
+        clientId: required(env, 'AUTH_CLIENT_ID'),
+        authority,
+        passwordResetAuthority: null,
+        knownAuthorities: [host],
+        protocolMode: 'AAD',
+        issuer: optional(env, 'AUTH_ISSUER'),
+        discoveryUrl: `${authority}/v2.0/.well-known/openid-configuration`,
       };
     }
     case 'oidc': {
@@ -108,7 +123,7 @@ function readAuth(env: Env, production: boolean, publicOrigin: string): AuthConf
       };
     }
     default:
-      throw new Error(`IDENTITY_PROVIDER must be local, b2c or oidc (got '${String(kind)}')`);
+      throw new Error(`IDENTITY_PROVIDER must be local, b2c, entra or oidc (got '${String(kind)}')`);
   }
 }
 

@@ -21,14 +21,14 @@ async function start(): Promise<void> {
     await database.close();
     process.exit(1);
   }
-  // The demo accounts share a published password: they are loaded with the local sign-in only (or on request).
-  const withDemoData = config.auth.kind === 'local' || process.env.SEED_DEMO_DATA === 'true';
+  // The demo accounts share a published password: loaded with the local sign-in in development, or on explicit request.
+  const withDemoData = (config.auth.kind === 'local' && !config.production) || process.env.SEED_DEMO_DATA === 'true';
   let seeded = false;
   if (withDemoData) seeded = (await seedDemoData(database)).seeded;
   else await database.db.transaction().execute((trx) => seedReferenceData(trx));
   const signingKeys = config.auth.kind === 'local' ? await loadSigningKeys(config.dataDir) : null;
   const verifyToken = await verifierFor(config.auth, signingKeys?.publicJwks ?? null);
-  const app = await buildApp({ config, database, verifyToken, signingKeys, tls });
+  const app = await buildApp({ config, database, verifyToken, signingKeys, tls, demoAccounts: withDemoData ? DEMO_ACCOUNTS : [] });
 
   const shutdown = async (signal: string) => {
     app.log.warn(`${signal} received: closing`);
@@ -45,9 +45,9 @@ async function start(): Promise<void> {
     `Portail Habilitations : ${config.publicOrigin}`,
     `Base de données : ${database.kind === 'pglite' ? `PGlite (${path.join(config.dataDir, 'pglite')})` : 'PostgreSQL (DATABASE_URL)'}${seeded ? ', données de démonstration chargées' : ''}`,
   ];
-  if (config.auth.kind === 'local') {
-    lines.push(`Connexion locale (OpenID Connect) : ${config.publicOrigin}/oidc`);
-    if (tls?.certFile) lines.push(`Certificat local à approuver : ${tls.certFile}`);
+  if (config.auth.kind === 'local') lines.push(`Connexion locale (OpenID Connect) : ${config.publicOrigin}/oidc`);
+  if (tls?.certFile && config.tls.mode === 'self-signed') lines.push(`Certificat local à approuver : ${tls.certFile}`);
+  if (withDemoData) {
     lines.push('Comptes de démonstration (mot de passe Demo-Portail-2026) :');
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(30)} ${account.label}`);
   }

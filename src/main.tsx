@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MsalProvider } from '@azure/msal-react';
 import { createActor } from 'xstate';
 import './index.css';
 import { loadAppConfig } from './app-config';
@@ -46,13 +45,11 @@ async function start(rootElement: HTMLElement) {
   const router = createAppRouter({ session, config, api, queryClient });
   root.render(
     <StrictMode>
-      <MsalProvider instance={msal}>
-        <QueryClientProvider client={queryClient}>
-          <SessionProvider actor={session}>
-            <RouterProvider router={router} />
-          </SessionProvider>
-        </QueryClientProvider>
-      </MsalProvider>
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider actor={session}>
+          <RouterProvider router={router} />
+        </SessionProvider>
+      </QueryClientProvider>
     </StrictMode>,
   );
 }

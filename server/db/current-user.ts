@@ -110,3 +110,13 @@ export async function loadCurrentUserBySubject(db: Kysely<Database>, subject: st
     lastLoginAt: user.last_login_at ? user.last_login_at.toISOString() : null,
   };
 }
+
+/** Records a sign-in newer than the last one known (the provider does not tell us of sign-ins; tokens do). */
+export async function recordSignIn(db: Kysely<Database>, userId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ last_login_at: at })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('last_login_at', 'is', null), eb('last_login_at', '<', at)]))
+    .execute();
+}

@@ -2,17 +2,15 @@ import type { FastifyRequest } from 'fastify';
 import { InvalidTokenError, type TokenVerifier } from '../auth/token-verifier.ts';
 import { unauthorized } from './errors.ts';
 
-/** Paths under the API that need no token. */
-const PUBLIC_API_PATHS = new Set(['/api/v2/openapi.json']);
-
 /**
  * Checks the bearer token of every API request first (onRequest), so that a caller
  * without a valid token learns nothing else, not even whether its input was valid.
  */
 export function authenticateApiRequests(verify: TokenVerifier) {
   return async (request: FastifyRequest) => {
-    const path = (request.raw.url ?? '').split('?')[0] ?? '';
-    if (!path.startsWith('/api/') || PUBLIC_API_PATHS.has(path)) return;
+    // Judged on the matched route, not the raw URL: '/%61pi/...' routes to the API too.
+    const route = request.routeOptions.url;
+    if (!route?.startsWith('/api/')) return;
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header);
     if (!match?.[1]) throw unauthorized('Jeton d’authentification manquant.');

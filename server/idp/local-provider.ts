@@ -4,9 +4,8 @@ import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-prov
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { findIdentityBySubject, verifyLocalCredentials } from '../db/identity-store.ts';
-import { DEMO_ACCOUNTS } from '../db/seed.ts';
 import type { SigningKeys } from './signing-keys.ts';
-import { logoutPage, messagePage, signInPage } from './pages.ts';
+import { logoutPage, messagePage, signInPage, type DemoAccountLine } from './pages.ts';
 
 export interface LocalProviderOptions {
   issuer: string;
@@ -79,20 +78,6 @@ export function createLocalProvider(options: LocalProviderOptions): Provider {
       url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}`,
     },
     clientBasedCORS: (_ctx, origin) => origin === options.publicOrigin,
-    // The portal is the provider's only, first-party client: no consent screen.
-    loadExistingGrant: async (ctx) => {
-      const oidc = ctx.oidc;
-      if (!oidc.client || !oidc.session?.accountId) return undefined;
-      const grantId = oidc.result?.consent?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
-      if (grantId) {
-        const existing = await oidc.provider.Grant.find(grantId);
-        if (existing) return existing;
-      }
-      const grant = new oidc.provider.Grant({ clientId: oidc.client.clientId, accountId: oidc.session.accountId });
-      grant.addOIDCScope(SCOPES);
-      await grant.save();
-      return grant;
-    },
     // offline_access is otherwise dropped unless consent is prompted.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     findAccount: async (_ctx, subject) => {
@@ -115,14 +100,17 @@ export function createLocalProvider(options: LocalProviderOptions): Provider {
   };
   const provider = new Provider(options.issuer, configuration);
   // oidc-provider drops offline_access from a request without prompt=consent, and the refresh
-  // token then refuses the portal's silent renewals (which ask for it). The portal is first-party:
-  // its interactive sign-in is treated as prompt=consent, and the consent is granted at once.
+  // token then refuses the portal's silent renewals (which ask for it). The portal is the provider's
+  // only, first-party client: its interactive sign-in is treated as prompt=consent, and the consent
+  // is granted at once by the interaction pages (grantAll), never shown.
   provider.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/auth') {
       const scope = typeof ctx.query.scope === 'string' ? ctx.query.scope.split(' ') : [];
-      if (scope.includes('offline_access') && !ctx.query.prompt) {
+      const prompts = new Set(typeof ctx.query.prompt === 'string' ? ctx.query.prompt.split(' ').filter(Boolean) : []);
+      // Silent requests (prompt=none) stay silent; 'login' (asking for the password again) keeps offline_access too.
+      if (scope.includes('offline_access') && !prompts.has('none') && !prompts.has('consent')) {
         const query = new URLSearchParams(ctx.querystring);
-        query.set('prompt', 'consent');
+        query.set('prompt', [...prompts, 'consent'].join(' '));
         ctx.querystring = query.toString();
         // oidc-provider finds its mount path by matching the rewritten URL in the original one.
         (ctx.req as RawRequest).originalUrl = `/oidc${ctx.url}`;
@@ -143,7 +131,14 @@ async function grantAll(provider: Provider, accountId: string, clientId: string,
 type RawRequest = IncomingMessage & { originalUrl?: string };
 
 /** Mounts the provider under /oidc and serves its French sign-in pages. */
-export async function mountLocalProvider(app: FastifyInstance, provider: Provider, db: Kysely<Database>): Promise<void> {
+export interface MountOptions {
+  db: Kysely<Database>;
+  /** The server's security headers, also on the pages the provider renders itself. */
+  securityHeaders: [string, string][];
+  demoAccounts: readonly DemoAccountLine[];
+}
+
+export async function mountLocalProvider(app: FastifyInstance, provider: Provider, { db, securityHeaders, demoAccounts }: MountOptions): Promise<void> {
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
   // Everything under /oidc but the interaction pages is the provider's (Koa) business: hand the raw request over before Fastify parses a body.
@@ -151,6 +146,8 @@ export async function mountLocalProvider(app: FastifyInstance, provider: Provide
     const url = request.raw.url ?? '';
     if (!url.startsWith('/oidc/') || url.startsWith('/oidc/interaction/') || url.startsWith('/oidc/assets/')) return;
     reply.hijack();
+    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    reply.raw.setHeader('x-request-id', request.id);
     const raw = request.raw as RawRequest;
     raw.originalUrl = url;
     raw.url = url.slice('/oidc'.length);
@@ -177,7 +174,7 @@ export async function mountLocalProvider(app: FastifyInstance, provider: Provide
         return;
       }
       const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
-      return reply.type('text/html').send(signInPage({ uid: request.params.uid, email: loginHint, error: null, demoAccounts: DEMO_ACCOUNTS }));
+      return reply.type('text/html').send(signInPage({ uid: request.params.uid, email: loginHint, error: null, demoAccounts }));
     });
 
     scope.post<{ Params: { uid: string }; Body: Record<string, string> }>('/oidc/interaction/:uid/login', async (request, reply) => {
@@ -190,7 +187,7 @@ export async function mountLocalProvider(app: FastifyInstance, provider: Provide
         return reply
           .code(401)
           .type('text/html')
-          .send(signInPage({ uid: request.params.uid, email, error: 'Adresse email ou mot de passe incorrect.', demoAccounts: DEMO_ACCOUNTS }));
+          .send(signInPage({ uid: request.params.uid, email, error: 'Adresse email ou mot de passe incorrect.', demoAccounts }));
       }
       const grantId = await grantAll(provider, identity.subject, String(details.params.client_id), undefined);
       reply.hijack();

@@ -17,6 +17,7 @@ export interface paths {
          *     back-office permissions (BACKOFFICE) or the organizations and their role (ORGANIZATION).
          *     An inactive account is still answered (isActive false) so that the portal can say so.
          *     A valid token whose subject has no portal account (never created, or deleted) answers 401.
+         *     A token whose auth_time is newer than the user's last login records it as the last login.
          *
          */
         get: operations["getCurrentUser"];

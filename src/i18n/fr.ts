@@ -59,14 +59,4 @@ export const fr = {
     text: "La page que vous cherchez n'existe pas ou a été déplacée.",
     home: "Retour à l'accueil",
   },
-  errors: {
-    backendRestarting: 'The server is restarting. Please refresh the page in a moment.',
-    network: 'Unable to connect to the server. Please check your connection.',
-    usingCachedData: ' (Using cached data)',
-    backendUnavailable: 'Backend temporarily unavailable',
-    backendUnavailableDetails: 'Please retry in a few moments.',
-    networkError: 'Network error: Unable to connect to the server. Please check your connection.',
-    fetchProfile: 'Failed to fetch user profile',
-    missingEnv: (name: string) => `Missing required environment variable: ${name}`,
-  },
 } as const;

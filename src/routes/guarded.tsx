@@ -1,6 +1,6 @@
-import { useEffect, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Navigate } from '@tanstack/react-router';
-import { useMachine } from '@xstate/react';
+import { getInitialSnapshot } from 'xstate';
 import { guardMachine, guardOutcome, type GuardRequirement } from '../machines/guard/guard.machine';
 import { guardSession } from '../machines/session/session.selectors';
 import { useSession } from '../session';
@@ -8,14 +8,13 @@ import { Spinner } from '../ui/spinner';
 
 const sameSession = (a: ReturnType<typeof guardSession>, b: ReturnType<typeof guardSession>) => a.status === b.status && a.user === b.user;
 
-/** Every protected screen renders through the guard machine (spec §4 order). */
-export function Guarded({ requirement = {}, children }: { requirement?: GuardRequirement; children: ReactNode }) {
+/**
+ * Every protected screen renders through the guard machine (spec §4 order), evaluated in
+ * the same render as the session it judges: never a frame with a stale decision.
+ */
+export function Guarded({ requirement, children }: { requirement?: GuardRequirement; children: ReactNode }) {
   const session = useSession(guardSession, sameSession);
-  const [snapshot, send] = useMachine(guardMachine, { input: { requirement, session } });
-  useEffect(() => {
-    send({ type: 'session.changed', session });
-  }, [send, session]);
-  const outcome = guardOutcome(snapshot);
+  const outcome = useMemo(() => guardOutcome(getInitialSnapshot(guardMachine, { requirement: requirement ?? {}, session })), [requirement, session]);
   if (outcome.kind === 'spinner') return <Spinner />;
   if (outcome.kind === 'redirect') return <Navigate to={outcome.to} replace />;
   return <>{children}</>;

@@ -1,13 +1,14 @@
 import { createRoute, useRouter } from '@tanstack/react-router';
 import { rootRoute } from './root';
 import { useSession } from '../session';
+import { isSignedIn } from '../machines/session/session.selectors';
 import { LandingPage } from '../ui/landing-page';
 import { useDocumentTitle } from './use-document-title';
 import { fr } from '../i18n/fr';
 
 function Landing() {
   const router = useRouter();
-  const signedIn = useSession((s) => s.context.profile !== null && (s.matches('signedIn') || s.matches('polling')));
+  const signedIn = useSession(isSignedIn);
   useDocumentTitle(fr.landing.title);
   return (
     <LandingPage

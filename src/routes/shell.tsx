@@ -6,6 +6,7 @@ import { sessionNotice } from '../machines/session/session.selectors';
 import type { SessionProfile } from '../machines/session/session.machine';
 import { navigationFor } from '../domain/navigation';
 import { permissionsOf } from '../domain/permissions';
+import { roleDisplayLabel } from '../domain/roles';
 import { AppShell } from '../ui/app-shell';
 import type { ProfileSummary } from '../ui/profile-panel';
 import { fr } from '../i18n/fr';
@@ -15,7 +16,7 @@ function profileSummary(user: SessionProfile): ProfileSummary {
     email: user.email,
     userType: user.userType,
     permissions: [...permissionsOf(user)].sort(),
-    organizations: (user.organizations ?? []).map((o, index) => ({ key: `${o.id}-${index}`, name: o.name ?? o.code, code: o.code, role: o.role.name })),
+    organizations: (user.organizations ?? []).map((o, index) => ({ key: `${o.id}-${index}`, name: o.name ?? o.code, code: o.code, role: roleDisplayLabel(o.role.name) })),
   };
 }
 

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { createRoute, useRouter } from '@tanstack/react-router';
 import { rootRoute } from './root';
 import { useSession, useSessionActor } from '../session';
+import { isSignedIn, isSignedOut } from '../machines/session/session.selectors';
 import { StatusPage } from '../ui/status-page';
 import { Spinner } from '../ui/spinner';
 import { useDocumentTitle } from './use-document-title';
@@ -11,12 +12,13 @@ import { fr } from '../i18n/fr';
 function SignIn() {
   const router = useRouter();
   const actor = useSessionActor();
-  const state = useSession((s) => String(s.value));
+  const signedIn = useSession(isSignedIn);
+  const signedOut = useSession(isSignedOut);
   useDocumentTitle(fr.landing.signIn);
   useEffect(() => {
-    if (state === 'signedIn' || state === 'polling') void router.navigate({ to: '/dashboard', replace: true });
-    else if (state === 'signedOut') actor.send({ type: 'session.signIn' });
-  }, [state, actor, router]);
+    if (signedIn) void router.navigate({ to: '/dashboard', replace: true });
+    else if (signedOut) actor.send({ type: 'session.signIn' });
+  }, [signedIn, signedOut, actor, router]);
   return (
     <StatusPage title={fr.landing.signIn}>
       <Spinner label={fr.auth.signingIn} />

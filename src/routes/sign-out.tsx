@@ -1,26 +1,21 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { createRoute } from '@tanstack/react-router';
 import { rootRoute } from './root';
 import { useSession, useSessionActor } from '../session';
+import { canSignOut } from '../machines/session/session.selectors';
 import { StatusPage } from '../ui/status-page';
 import { Spinner } from '../ui/spinner';
 import { useDocumentTitle } from './use-document-title';
 import { fr } from '../i18n/fr';
 
-const ACCEPTS_SIGN_OUT = new Set(['signedOut', 'startingSignIn', 'signedIn', 'polling', 'deactivated']);
-
-/** Empties local and session storage, expires the cookie and signs out at the provider. */
+/** Empties local and session storage, expires the cookie and signs out at the provider (session machine). */
 function SignOut() {
   const actor = useSessionActor();
-  const state = useSession((s) => String(s.value));
-  const sent = useRef(false);
+  const ready = useSession(canSignOut);
   useDocumentTitle(fr.shell.nav.signOut);
   useEffect(() => {
-    if (!sent.current && ACCEPTS_SIGN_OUT.has(state)) {
-      sent.current = true;
-      actor.send({ type: 'session.signOut' });
-    }
-  }, [state, actor]);
+    if (ready) actor.send({ type: 'session.signOut' });
+  }, [ready, actor]);
   return (
     <StatusPage title={fr.shell.nav.signOut}>
       <Spinner label={fr.auth.signingOut} />

@@ -81,3 +81,14 @@ test('an unknown path shows the 404 page with a link home', async ({ page }) => 
   await page.getByRole('link', { name: "Retour à l'accueil" }).click();
   await page.waitForURL((url) => url.pathname === '/');
 });
+
+test('the sign-in page goes straight to the dashboard when a valid token cookie exists', async ({ page }) => {
+  await signInToDashboard(page, 'lecteur@portail.test');
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+  });
+  await page.goto('/authentication/sign-in');
+  await page.waitForURL('**/dashboard');
+  expect(visited.some((path) => path.startsWith('/oidc/'))).toBe(false);
+});

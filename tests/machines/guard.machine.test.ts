@@ -72,7 +72,42 @@ describeMachineModel('guard machine (model)', {
   maxSimplePaths: 10,
   describeEvent: (event: ModelEvent<typeof guardMachine>) =>
     'session' in event ? `${event.type}(${sessionNames.get(event.session) ?? '?'})` : event.type,
+  // Every snapshot must agree with spec §4 written out plainly, independently of the chart.
+  invariant: (snapshot) => {
+    const { requirement, session } = snapshot.context;
+    expect(guardOutcome(snapshot)).toEqual(specOutcome(requirement, session));
+  },
 });
+
+/** Spec §4, step by step, as an oracle for the machine. */
+function specOutcome(requirement: GuardRequirement, session: GuardSession) {
+  const fallback = { kind: 'redirect', to: requirement.fallback ?? '/dashboard' };
+  if (session.status === 'loading') return { kind: 'spinner' };
+  const user = session.user;
+  if (!user) return { kind: 'redirect', to: '/authentication/sign-in' };
+  if (requirement.backOfficeOnly && user.userType !== 'BACKOFFICE') return fallback;
+  const held = new Set([
+    ...(user.permissions ?? []).map((p) => p.code),
+    ...(user.userType === 'ORGANIZATION' ? (user.organizations ?? []).flatMap((o) => (o.role.permissions ?? []).map((p) => p.code)) : []),
+  ]);
+  const wanted = requirement.permissions ?? [];
+  const ok = requirement.permissionMode === 'all' ? wanted.every((c) => held.has(c)) : wanted.length === 0 || wanted.some((c) => held.has(c));
+  if (!ok) return fallback;
+  const roles = requirement.roles ?? [];
+  if (roles.length > 0) {
+    const holds = roles.some((role) =>
+      role === 'ADMIN_OPCO'
+        ? user.userType === 'BACKOFFICE'
+        : role === 'UTILISATEUR'
+          ? true
+          : role === 'ADMIN_ADHERENT'
+            ? user.userType === 'ORGANIZATION' && (user.organizations ?? []).some((o) => ['ORG_ADMIN', 'ADMIN_ADHERENT'].includes(o.role.code))
+            : (user.organizations ?? []).some((o) => o.role.code === role || o.role.name === role),
+    );
+    if (!holds) return fallback;
+  }
+  return { kind: 'render' };
+}
 
 function outcomeOf(requirement: GuardRequirement, session: GuardSession) {
   const actor = createActor(guardMachine, { input: { requirement, session } }).start();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type AnyActorLogic, type SnapshotFrom } from 'xstate';
-import { sessionMachine, SESSION_MESSAGES, type SessionProfile, type ProfileLoadFailure } from '../../src/machines/session/session.machine';
+import { sessionMachine, SESSION_MESSAGES, type SessionProfile, type ProfileLoadFailure, type TokenReading } from '../../src/machines/session/session.machine';
 import { guardSession, interactionStatus, sessionNotice } from '../../src/machines/session/session.selectors';
+import { tokenSubject } from '../../src/domain/token';
 import { describeMachineModel, doneEvent, errorEvent, type ModelEvent } from '../model/harness';
 
 const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
@@ -11,16 +12,25 @@ const modelMachine = sessionMachine.provide({
   actors: {
     initializeAuth: never<void>(),
     handleRedirect: never<void>(),
-    readToken: never<string | null>(),
-    login: never<void>(),
+    readToken: never<TokenReading>(),
+    login: never<void, { forceLogin: boolean }>(),
     acquireToken: never<string>(),
     loadProfile: never<SessionProfile, { token: string }>(),
     signOut: never<void>(),
   },
 });
 
+/** An unsigned JWT-shaped token: the browser only reads its claims. */
+const jwt = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
+const hourFromNow = Math.floor(Date.now() / 1000) + 3600;
+const tokenOfClaire = jwt({ sub: 'subject-claire', exp: hourFromNow });
+const tokenOfAnother = jwt({ sub: 'subject-another', exp: hourFromNow });
+const expiredToken = jwt({ sub: 'subject-claire', exp: 1 });
+const reading = (token: string | null, expired = false): TokenReading => ({ token, expired });
+
 const activeProfile: SessionProfile = {
   id: 'u-1',
+  authId: 'subject-claire',
   firstName: 'Claire',
   lastName: 'Martin',
   email: 'backoffice@portail.test',
@@ -28,7 +38,7 @@ const activeProfile: SessionProfile = {
   userType: 'BACKOFFICE',
   permissions: [{ code: 'USER_LIST' }],
 };
-const inactiveProfile: SessionProfile = { ...activeProfile, id: 'u-2', email: 'inactif@portail.test', isActive: false, userType: 'ORGANIZATION' };
+const inactiveProfile: SessionProfile = { ...activeProfile, id: 'u-2', authId: 'subject-another', email: 'inactif@portail.test', isActive: false, userType: 'ORGANIZATION' };
 const failure = (kind: ProfileLoadFailure['kind'], status: number): ProfileLoadFailure => ({ kind, status });
 
 const events: ModelEvent<typeof modelMachine>[] = [
@@ -40,12 +50,13 @@ const events: ModelEvent<typeof modelMachine>[] = [
   errorEvent('initializeAuth', new Error('msal')),
   doneEvent('handleRedirect'),
   errorEvent('handleRedirect', new Error('state mismatch')),
-  doneEvent('readToken', 'token-a'),
-  doneEvent('readToken', 'token-b'),
-  doneEvent('readToken', null),
+  doneEvent('readToken', reading(tokenOfClaire)),
+  doneEvent('readToken', reading(tokenOfAnother)),
+  doneEvent('readToken', reading(expiredToken, true)),
+  doneEvent('readToken', reading(null)),
   errorEvent('readToken', new Error('cookie')),
   errorEvent('login', new Error('popup blocked')),
-  doneEvent('acquireToken', 'token-a'),
+  doneEvent('acquireToken', tokenOfClaire),
   errorEvent('acquireToken', new Error('login_required')),
   doneEvent('loadProfile', activeProfile),
   doneEvent('loadProfile', inactiveProfile),
@@ -61,10 +72,46 @@ describeMachineModel('session machine (model)', {
   inputs: { withoutCachedProfile: { cachedProfile: null }, withCachedProfile: { cachedProfile: activeProfile } },
   events,
   serializeState: (s: SnapshotFrom<typeof modelMachine>) =>
-    JSON.stringify([s.value, s.context.token, s.context.profile?.id ?? null, s.context.cachedProfile?.id ?? null, s.context.usingCache, s.context.error]),
+    JSON.stringify([
+      s.value,
+      tokenSubject(s.context.token),
+      s.context.profile?.id ?? null,
+      s.context.cachedProfile?.id ?? null,
+      s.context.usingCache,
+      s.context.error,
+      s.context.afterLogin,
+      s.context.loginFailed,
+    ]),
+  invariant: sessionInvariant,
   maxSimplePaths: 60,
-  describeEvent: (event) => ('output' in event && event.output !== undefined ? `${event.type}(${JSON.stringify(event.output).slice(0, 24)})` : event.type),
+  describeEvent: (event) => {
+    if (!('output' in event) || event.output === undefined) return event.type;
+    const output = event.output as { token?: string | null; expired?: boolean; email?: string } | string;
+    if (typeof output === 'string') return `${event.type}(${tokenSubject(output)})`;
+    if ('token' in output) return `${event.type}(${output.token ? tokenSubject(output.token) : 'none'}${output.expired ? ', expired' : ''})`;
+    return `${event.type}(${output.email})`;
+  },
 });
+
+/** What the spec promises in every state, whatever the path. */
+function sessionInvariant(s: SnapshotFrom<typeof modelMachine>, lastEvent: { type: string } | null): void {
+  const { context } = s;
+  const shown = guardSession(s).user;
+  const fail = (why: string) => {
+    throw new Error(`${why} (state ${JSON.stringify(s.value)})`);
+  };
+  // Never someone else's profile: a cached one is shown only for the token's own subject.
+  if (shown && context.usingCache && shown.authId !== tokenSubject(context.token)) fail('a cached profile of another person is shown');
+  if (context.usingCache && !context.error) fail('cached data is shown without the §8 message');
+  if (s.matches('signedIn') && !context.profile) fail('signed in without a profile');
+  if (s.matches('signedOut') && (context.token || context.profile)) fail('signed out but a token or profile remains');
+  if (s.matches('deactivated') && (context.profile?.isActive !== false || shown)) fail('deactivated without an inactive profile, or with a user for the guard');
+  // §2: a failure during the post-login steps leads back to sign-in, never to a cached profile.
+  if (lastEvent?.type === 'xstate.error.actor.loadProfile' && context.loginFailed && !s.matches('signedOut')) fail('post-login failure did not end signed out');
+  if (lastEvent?.type === 'session.signOut' && !s.matches('signingOut')) fail('sign-out was not started');
+  const busy = ['startup', 'handlingRedirect', 'startingSignIn', 'loggingIn', 'completingLogin', 'acquiringToken', 'renewing', 'signingOut'];
+  if ((interactionStatus(s) === 'none') === busy.some((state) => s.matches(state as never))) fail('interaction status disagrees with the state');
+}
 
 /** A session whose actors answer at once, as the app's do. */
 function runningSession(overrides: Partial<Record<'readToken' | 'loadProfile', AnyActorLogic>>, cachedProfile: SessionProfile | null = null) {
@@ -72,9 +119,9 @@ function runningSession(overrides: Partial<Record<'readToken' | 'loadProfile', A
     actors: {
       initializeAuth: fromPromise<void>(async () => {}),
       handleRedirect: fromPromise<void>(async () => {}),
-      readToken: (overrides.readToken ?? fromPromise(async () => 'token-a')) as never,
-      login: never<void>(),
-      acquireToken: fromPromise(async () => 'token-a'),
+      readToken: (overrides.readToken ?? fromPromise(async () => reading(tokenOfClaire))) as never,
+      login: never<void, { forceLogin: boolean }>(),
+      acquireToken: fromPromise(async () => tokenOfClaire),
       loadProfile: (overrides.loadProfile ?? fromPromise(async () => activeProfile)) as never,
       signOut: fromPromise<void>(async () => {}),
     },
@@ -112,6 +159,16 @@ describe('session machine, with actors that answer', () => {
     expect(snapshot.context.error).toBe(SESSION_MESSAGES.network);
   });
 
+  it('does not show the cached profile of another person when the server is unavailable', async () => {
+    const actor = runningSession(
+      { readToken: fromPromise(async () => reading(tokenOfAnother)), loadProfile: fromPromise(async () => Promise.reject(failure('backendUnavailable', 503))) },
+      activeProfile,
+    );
+    const snapshot = await settled(actor, 'signedOut');
+    expect(guardSession(snapshot).user).toBeNull();
+    expect(snapshot.context.error).toBe(SESSION_MESSAGES.backendUnavailable);
+  });
+
   it('stops at deactivated for an inactive account', async () => {
     const actor = runningSession({ loadProfile: fromPromise(async () => inactiveProfile) });
     const snapshot = await settled(actor, 'deactivated');
@@ -119,7 +176,7 @@ describe('session machine, with actors that answer', () => {
   });
 
   it('reports loading to the guard until the profile is known', () => {
-    const actor = runningSession({ readToken: never<string | null>() });
+    const actor = runningSession({ readToken: never<TokenReading>() });
     expect(guardSession(actor.getSnapshot())).toEqual({ status: 'loading', user: null });
     expect(interactionStatus(actor.getSnapshot())).toBe('startup');
   });

@@ -185,6 +185,16 @@ describe('replayPath', () => {
     );
   });
 
+  it('rejects, naming the step, when the model invariant breaks', async () => {
+    const strict: MachineModel<typeof fetchMachine> = {
+      ...fetchModel,
+      invariant: (snapshot) => {
+        if (snapshot.matches('showing') && snapshot.context.value !== 8) throw new Error('shows a value other than 8');
+      },
+    };
+    await expect(replayPath(strict, pathToShowing())).rejects.toThrow(/invariant broken after step 2 \(xstate\.done\.actor\.load\): shows a value other than 8/);
+  });
+
   it('rejects when the initial state differs', async () => {
     const path = generatePaths(fetchModel)[0]!;
     await expect(replayPath(fetchModel, { ...path, initialStateValue: 'fetching' })).rejects.toThrow(/at start/);

@@ -51,6 +51,11 @@ export interface MachineModel<TMachine extends AnyStateMachine> {
   contextKeys?: string[];
   /** Cap on the simple paths added to the shortest ones; default 200. */
   maxSimplePaths?: number;
+  /**
+   * What must hold in every snapshot, checked after the start and after each step of every path: the
+   * behaviour the chart promises (a path replayed on its own chart only proves reachability). Throw to fail.
+   */
+  invariant?: (snapshot: SnapshotFrom<TMachine>, lastEvent: ModelEvent<TMachine> | null) => void;
   /** Label of an event in path descriptions; default its type. */
   describeEvent?: (event: ModelEvent<TMachine>) => string;
 }
@@ -345,13 +350,24 @@ export async function replayPath<TMachine extends AnyStateMachine>(
       );
     }
   };
+  const holds = (lastEvent: ModelEvent<TMachine> | null, where: string): void => {
+    if (!model.invariant) return;
+    try {
+      model.invariant(actor.getSnapshot() as SnapshotFrom<TMachine>, lastEvent);
+    } catch (error) {
+      throw new Error(`Path "${path.description}": invariant broken ${where}: ${(error as Error).message}`, { cause: error });
+    }
+  };
 
   try {
     actor.start();
     check(path.initialStateValue, 'at start');
+    holds(null, 'at start');
     path.steps.forEach((step, i) => {
       actor.send(step.event as EventFromLogic<AnyStateMachine>);
-      check(step.expectedStateValue, `after step ${i + 1} (${(step.event as EventObject).type})`);
+      const where = `after step ${i + 1} (${(step.event as EventObject).type})`;
+      check(step.expectedStateValue, where);
+      holds(step.event, where);
     });
     const snapshot = actor.getSnapshot() as SnapshotFrom<TMachine>;
     return { snapshot, ...observed(inspected, actor) };

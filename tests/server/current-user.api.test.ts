@@ -102,6 +102,19 @@ for (const backend of backends) {
       expect(answer.json()).toMatchObject({ error: 'NotFound', requestId: answer.headers['x-request-id'] });
     });
 
+    it('checks the token on the matched route, whatever the spelling of the URL', async () => {
+      const answer = await t.app.inject({ method: 'GET', url: '/%61pi/v2/users/me' });
+      expect(answer.statusCode).toBe(401);
+    });
+
+    it('sends the security headers on every answer', async () => {
+      const answer = await t.app.inject({ method: 'GET', url: '/healthz' });
+      expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+      expect(answer.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    });
+
     it('says it is alive and ready', async () => {
       expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
       expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });

@@ -4,7 +4,8 @@ import { ApiFailure, type ApiClient } from '../../api/client';
 import { fetchCurrentUser } from '../../api/users';
 import { decodeTokenClaims, expireTokenCookie, isTokenUnexpired, readTokenCookie, writeTokenCookie } from '../../auth/token-cookie';
 import { POST_LOGIN_PATH, SIGN_IN_SCOPES } from '../../auth/msal';
-import type { ProfileLoadFailure, SessionProfile } from './session.machine';
+import { fr } from '../../i18n/fr';
+import type { ProfileLoadFailure, SessionProfile, TokenReading } from './session.machine';
 
 export const PROFILE_CACHE_KEY = 'portail.profile';
 
@@ -36,12 +37,17 @@ export function sessionActors(deps: SessionDependencies) {
           throw error;
         }
       }),
-      readToken: fromPromise<string | null>(async () => {
+      readToken: fromPromise<TokenReading>(async () => {
         const token = readTokenCookie();
-        return isTokenUnexpired(token) ? token : null;
+        return { token, expired: token !== null && !isTokenUnexpired(token) };
       }),
-      login: fromPromise<void>(async () => {
-        await msal.loginRedirect({ scopes: SIGN_IN_SCOPES, redirectStartPage: `${window.location.origin}${POST_LOGIN_PATH}` });
+      login: fromPromise<void, { forceLogin: boolean }>(async ({ input }) => {
+        await msal.loginRedirect({
+          scopes: SIGN_IN_SCOPES,
+          redirectStartPage: `${window.location.origin}${POST_LOGIN_PATH}`,
+          // After a failed post-login, reusing the provider's session would only fail again.
+          ...(input.forceLogin ? { prompt: 'login' } : {}),
+        });
       }),
       acquireToken: fromPromise<string>(async () => {
         const account = msal.getActiveAccount() ?? msal.getAllAccounts()[0];
@@ -81,7 +87,7 @@ export function sessionActors(deps: SessionDependencies) {
         window.localStorage.setItem(PROFILE_CACHE_KEY, JSON.stringify(profile));
       },
       forgetToken: () => expireTokenCookie(cookieDomain),
-      notifyDeactivated: () => window.alert('Votre compte est désactivé.'),
+      notifyDeactivated: () => window.alert(fr.auth.accountDisabled),
     },
   };
 }

@@ -1,14 +1,21 @@
 import { assign, setup } from 'xstate';
-import { requiredActor } from '../shared/required-actor';
 import type { SessionUser } from '../../domain/permissions';
+import { tokenSubject } from '../../domain/token';
+import { requiredActor } from '../shared/required-actor';
 
 /** The signed-in person's profile (GET /users/me), as far as the session needs it. */
-export type SessionProfile = SessionUser & { id: string; firstName: string; lastName: string };
+export type SessionProfile = SessionUser & { id: string; authId: string; firstName: string; lastName: string };
 
 /** Why loading the profile failed: the transport failures of spec §8 allow the cached profile. */
 export interface ProfileLoadFailure {
   kind: 'backendUnavailable' | 'network' | 'rejected';
   status: number;
+}
+
+/** What the token cookie holds: a token, and whether its exp has passed. */
+export interface TokenReading {
+  token: string | null;
+  expired: boolean;
 }
 
 export const SESSION_MESSAGES = {
@@ -26,6 +33,10 @@ export interface SessionContext {
   cachedProfile: SessionProfile | null;
   usingCache: boolean;
   error: string | null;
+  /** The post-login steps are running: any failure there leads back to sign-in (§2), never to a cached profile. */
+  afterLogin: boolean;
+  /** The last post-login failed: the next sign-in asks for the password instead of reusing the provider's session. */
+  loginFailed: boolean;
 }
 
 export type SessionEvent =
@@ -37,6 +48,15 @@ export type SessionEvent =
 const asFailure = (error: unknown): ProfileLoadFailure =>
   error && typeof error === 'object' && 'kind' in error ? (error as ProfileLoadFailure) : { kind: 'rejected', status: 0 };
 
+/** Takes a new token; a profile (fresh or cached) of another subject is dropped at once. */
+const adoptToken = (context: SessionContext, token: string | null): Partial<SessionContext> => {
+  const same = context.profile !== null && context.profile.authId === tokenSubject(token);
+  return { token, profile: same ? context.profile : null, usingCache: same && context.usingCache };
+};
+
+const reading = ({ event }: { event: { output: TokenReading } }) => event.output;
+const failureOf = ({ event }: { event: { error: unknown } }) => event.error;
+
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
@@ -46,9 +66,9 @@ export const sessionMachine = setup({
   actors: {
     initializeAuth: requiredActor<void>('initializeAuth'),
     handleRedirect: requiredActor<void>('handleRedirect'),
-    /** The token of the cookie when it is present and unexpired, else null. */
-    readToken: requiredActor<string | null>('readToken'),
-    login: requiredActor<void>('login'),
+    readToken: requiredActor<TokenReading>('readToken'),
+    /** The redirect to the provider; `forceLogin` asks for the password again. */
+    login: requiredActor<void, { forceLogin: boolean }>('login'),
     /** Silent acquisition; writes the cookie; fails without a subject. */
     acquireToken: requiredActor<string>('acquireToken'),
     /** GET /users/me; fails with a ProfileLoadFailure. */
@@ -62,16 +82,27 @@ export const sessionMachine = setup({
     notifyDeactivated: () => {},
   },
   guards: {
-    hasToken: (_, token: string | null) => token !== null,
-    isSameToken: ({ context }, token: string | null) => token !== null && token === context.token,
+    hasValidToken: (_, r: TokenReading) => r.token !== null && !r.expired,
+    hasExpiredToken: (_, r: TokenReading) => r.token !== null && r.expired,
+    isSameToken: ({ context }, r: TokenReading) => r.token !== null && !r.expired && r.token === context.token,
     isInactive: (_, profile: SessionProfile) => !profile.isActive,
+    isAfterLogin: ({ context }) => context.afterLogin,
+    /** A transport failure, and a cached profile of the very person the token names. */
+    canUseCachedProfile: ({ context }, error: unknown) =>
+      asFailure(error).kind !== 'rejected' && context.cachedProfile !== null && context.cachedProfile.authId === tokenSubject(context.token),
     isTransportFailure: (_, error: unknown) => asFailure(error).kind !== 'rejected',
-    hasCachedProfile: ({ context }) => context.cachedProfile !== null,
-    hasNoProfile: ({ context }) => context.profile === null,
   },
 }).createMachine({
   id: 'session',
-  context: ({ input }) => ({ token: null, profile: null, cachedProfile: input.cachedProfile, usingCache: false, error: null }),
+  context: ({ input }) => ({
+    token: null,
+    profile: null,
+    cachedProfile: input.cachedProfile,
+    usingCache: false,
+    error: null,
+    afterLogin: false,
+    loginFailed: false,
+  }),
   initial: 'startup',
   states: {
     startup: {
@@ -85,14 +116,15 @@ export const sessionMachine = setup({
         id: 'readToken',
         src: 'readToken',
         onDone: [
-          { guard: { type: 'hasToken', params: ({ event }) => event.output }, target: 'loadingProfile', actions: assign({ token: ({ event }) => event.output }) },
+          { guard: { type: 'hasValidToken', params: reading }, target: 'loadingProfile', actions: assign(({ context, event }) => adoptToken(context, event.output.token)) },
+          { guard: { type: 'hasExpiredToken', params: reading }, target: 'renewing' },
           { target: 'signedOut' },
         ],
         onError: 'signedOut',
       },
     },
     signedOut: {
-      entry: assign({ token: null, profile: null, usingCache: false }),
+      entry: assign({ token: null, profile: null, usingCache: false, afterLogin: false }),
       on: {
         'session.signIn': 'startingSignIn',
         'session.completeLogin': 'completingLogin',
@@ -105,17 +137,18 @@ export const sessionMachine = setup({
       on: { 'session.signOut': 'signingOut' },
     },
     loggingIn: {
-      invoke: { id: 'login', src: 'login', onError: 'signedOut' },
+      invoke: { id: 'login', src: 'login', input: ({ context }) => ({ forceLogin: context.loginFailed }), onError: 'signedOut' },
     },
     completingLogin: {
+      entry: assign({ afterLogin: true }),
       after: { [SESSION_DELAYS.postLogin]: 'acquiringToken' },
     },
     acquiringToken: {
       invoke: {
         id: 'acquireToken',
         src: 'acquireToken',
-        onDone: { target: 'loadingProfile', actions: assign({ token: ({ event }) => event.output }) },
-        onError: 'signedOut',
+        onDone: { target: 'loadingProfile', actions: assign(({ context, event }) => adoptToken(context, event.output)) },
+        onError: { target: 'signedOut', actions: assign({ loginFailed: true }) },
       },
     },
     loadingProfile: {
@@ -134,21 +167,27 @@ export const sessionMachine = setup({
           },
         ],
         onError: [
+          { guard: 'isAfterLogin', target: 'signedOut', actions: ['forgetToken', assign({ loginFailed: true })] },
           {
-            guard: { type: 'isTransportFailure', params: ({ event }: { event: { error: unknown } }) => event.error },
+            guard: { type: 'canUseCachedProfile', params: failureOf },
             target: 'signedIn',
             actions: assign({
               error: ({ event }) => SESSION_MESSAGES[asFailure(event.error).kind === 'network' ? 'network' : 'backendUnavailable'],
               profile: ({ context }) => context.cachedProfile,
-              usingCache: ({ context }) => context.cachedProfile !== null,
+              usingCache: true,
             }),
+          },
+          {
+            guard: { type: 'isTransportFailure', params: failureOf },
+            target: 'signedOut',
+            actions: assign({ error: ({ event }) => SESSION_MESSAGES[asFailure(event.error).kind === 'network' ? 'network' : 'backendUnavailable'] }),
           },
           { target: 'signedOut', actions: 'forgetToken' },
         ],
       },
     },
     signedIn: {
-      always: { guard: 'hasNoProfile', target: 'signedOut' },
+      entry: assign({ afterLogin: false, loginFailed: false }),
       after: { [SESSION_DELAYS.poll]: 'polling' },
       on: {
         'session.storageChanged': 'polling',
@@ -160,11 +199,13 @@ export const sessionMachine = setup({
         id: 'readToken',
         src: 'readToken',
         onDone: [
-          { guard: { type: 'isSameToken', params: ({ event }) => event.output }, target: 'signedIn' },
-          { guard: { type: 'hasToken', params: ({ event }) => event.output }, target: 'loadingProfile', actions: assign({ token: ({ event }) => event.output }) },
-          { target: 'renewing' },
+          { guard: { type: 'isSameToken', params: reading }, target: 'signedIn' },
+          { guard: { type: 'hasValidToken', params: reading }, target: 'loadingProfile', actions: assign(({ context, event }) => adoptToken(context, event.output.token)) },
+          // The token ran out: renew it silently. A cookie gone (signed out elsewhere) ends the session here too.
+          { guard: { type: 'hasExpiredToken', params: reading }, target: 'renewing' },
+          { target: 'signedOut' },
         ],
-        onError: 'renewing',
+        onError: 'signedOut',
       },
       on: { 'session.signOut': 'signingOut' },
     },
@@ -172,16 +213,17 @@ export const sessionMachine = setup({
       invoke: {
         id: 'acquireToken',
         src: 'acquireToken',
-        onDone: { target: 'loadingProfile', actions: assign({ token: ({ event }) => event.output }) },
+        onDone: { target: 'loadingProfile', actions: assign(({ context, event }) => adoptToken(context, event.output)) },
         onError: 'signedOut',
       },
     },
     deactivated: {
+      // §2: alert 'Votre compte est désactivé.'; the app then goes to /authentication/sign-out, whatever the page.
       entry: 'notifyDeactivated',
       on: { 'session.signOut': 'signingOut' },
     },
     signingOut: {
-      entry: assign({ cachedProfile: null, error: null }),
+      entry: assign({ cachedProfile: null, profile: null, usingCache: false, error: null }),
       invoke: { id: 'signOut', src: 'signOut', onDone: 'signedOut', onError: 'signedOut' },
     },
   },

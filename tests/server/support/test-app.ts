@@ -6,7 +6,7 @@ import { importJWK, SignJWT, generateKeyPair, type JWTPayload } from 'jose';
 import { buildApp } from '../../../server/app.ts';
 import { readConfig } from '../../../server/config.ts';
 import { migrate } from '../../../server/db/migrate.ts';
-import { seedDemoData } from '../../../server/db/seed.ts';
+import { DEMO_ACCOUNTS, seedDemoData } from '../../../server/db/seed.ts';
 import { loadSigningKeys, type SigningKeys } from '../../../server/idp/signing-keys.ts';
 import { verifierFor } from '../../../server/auth/token-verifier.ts';
 import { createTestDatabase, type Backend, type TestDatabase } from '../db/test-databases.ts';
@@ -33,7 +33,7 @@ export async function startTestApp(backend: Backend): Promise<TestApp> {
   await seedDemoData(database.handle);
   const keys = await loadSigningKeys(dataDir);
   const verifyToken = await verifierFor(config.auth, keys.publicJwks);
-  const app = await buildApp({ config, database: database.handle, verifyToken, signingKeys: keys, tls: null });
+  const app = await buildApp({ config, database: database.handle, verifyToken, signingKeys: keys, tls: null, demoAccounts: DEMO_ACCOUNTS });
   await app.ready();
   const issuer = `${config.publicOrigin}/oidc`;
   const audience = config.auth.clientId;

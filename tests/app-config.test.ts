@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { loadAppConfig, parseAppConfig } from '../src/app-config';
+
+function fullConfig() {
+  return {
+    apiBase: 'https://habilitations.example.fr',
+    auth: {
+      clientId: '5a1b2c3d-0000-4000-8000-000000000001',
+      authority: 'https://opcosante.b2clogin.com/opcosante.onmicrosoft.com/B2C_1_signin',
+      passwordResetAuthority: 'https://opcosante.b2clogin.com/opcosante.onmicrosoft.com/B2C_1_reset',
+      knownAuthorities: ['opcosante.b2clogin.com'],
+      protocolMode: 'AAD' as const,
+    },
+    memberAreaUrl: 'https://adherent.example.fr/',
+    publicSiteUrl: 'https://www.example.fr/',
+    cookieDomain: '.example.fr',
+  };
+}
+
+type Config = ReturnType<typeof fullConfig>;
+
+describe('parseAppConfig', () => {
+  it('parses a full configuration unchanged', () => {
+    expect(parseAppConfig(fullConfig())).toEqual(fullConfig());
+  });
+
+  it('accepts null for the optional reset authority and cookie domain', () => {
+    const raw = { ...fullConfig(), cookieDomain: null, auth: { ...fullConfig().auth, passwordResetAuthority: null, protocolMode: 'OIDC' as const } };
+    expect(parseAppConfig(raw)).toEqual(raw);
+  });
+
+  const missing: { name: string; drop: (c: Config) => void }[] = [
+    { name: 'PUBLIC_ORIGIN', drop: (c) => delete (c as Partial<Config>).apiBase },
+    { name: 'AUTH_CLIENT_ID', drop: (c) => delete (c.auth as Partial<Config['auth']>).clientId },
+    { name: 'B2C_SIGN_IN_POLICY', drop: (c) => delete (c.auth as Partial<Config['auth']>).authority },
+    { name: 'MEMBER_AREA_URL', drop: (c) => delete (c as Partial<Config>).memberAreaUrl },
+  ];
+
+  it.each(missing)('throws exactly "Missing required environment variable: $name" when its value is absent', ({ name, drop }) => {
+    const raw = fullConfig();
+    drop(raw);
+    expect(() => parseAppConfig(raw)).toThrowError(new Error(`Missing required environment variable: ${name}`));
+  });
+
+  it.each([
+    { name: 'PUBLIC_ORIGIN', set: (c: Config) => void (c.apiBase = '   ') },
+    { name: 'AUTH_CLIENT_ID', set: (c: Config) => void (c.auth.clientId = '') },
+    { name: 'B2C_SIGN_IN_POLICY', set: (c: Config) => void (c.auth.authority = ' ') },
+    { name: 'MEMBER_AREA_URL', set: (c: Config) => void (c.memberAreaUrl = '') },
+  ])('throws "Missing required environment variable: $name" when its value is blank', ({ name, set }) => {
+    const raw = fullConfig();
+    set(raw);
+    expect(() => parseAppConfig(raw)).toThrowError(new Error(`Missing required environment variable: ${name}`));
+  });
+
+  it('names the first missing value when the whole auth block is absent', () => {
+    const { auth: _auth, ...raw } = fullConfig();
+    expect(() => parseAppConfig(raw)).toThrowError(new Error('Missing required environment variable: AUTH_CLIENT_ID'));
+  });
+
+  it.each([null, undefined, {}])('throws "Missing required environment variable: PUBLIC_ORIGIN" for the empty configuration %o', (raw) => {
+    expect(() => parseAppConfig(raw)).toThrowError(new Error('Missing required environment variable: PUBLIC_ORIGIN'));
+  });
+
+  it('refuses an unknown protocol mode', () => {
+    const raw = { ...fullConfig(), auth: { ...fullConfig().auth, protocolMode: 'SAML' } };
+    expect(() => parseAppConfig(raw)).toThrow();
+  });
+});
+
+describe('loadAppConfig', () => {
+  it('reads /portal-config.json without the cache and parses it', async () => {
+    const calls: [unknown, RequestInit | undefined][] = [];
+    const stub = (async (input: unknown, init?: RequestInit) => {
+      calls.push([input, init]);
+      return new Response(JSON.stringify(fullConfig()), { headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    await expect(loadAppConfig(stub)).resolves.toEqual(fullConfig());
+    expect(calls).toEqual([['/portal-config.json', { cache: 'no-store' }]]);
+  });
+
+  it('stops with "Configuration unavailable (status)" when the server does not answer it', async () => {
+    const stub = (async () => new Response('', { status: 500 })) as typeof fetch;
+    await expect(loadAppConfig(stub)).rejects.toThrowError(new Error('Configuration unavailable (500)'));
+  });
+
+  it('stops with the missing variable message when the answer lacks a required value', async () => {
+    const { memberAreaUrl: _m, ...raw } = fullConfig();
+    const stub = (async () => new Response(JSON.stringify(raw))) as typeof fetch;
+    await expect(loadAppConfig(stub)).rejects.toThrowError(new Error('Missing required environment variable: MEMBER_AREA_URL'));
+  });
+});

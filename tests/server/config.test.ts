@@ -1,0 +1,195 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LOCAL_CLIENT_ID, readConfig } from '../../server/config';
+
+/** The settings a production start needs apart from the identity provider. */
+const production = {
+  NODE_ENV: 'production',
+  PUBLIC_ORIGIN: 'https://habilitations.example.fr',
+  TLS: 'off',
+  MEMBER_AREA_URL: 'https://adherent.example.fr/',
+  DATABASE_URL: 'postgres://portail@db/portail',
+};
+
+const b2c = {
+  ...production,
+  IDENTITY_PROVIDER: 'b2c',
+  AUTH_CLIENT_ID: 'client-123',
+  B2C_TENANT: 'opcosante',
+  B2C_SIGN_IN_POLICY: 'B2C_1_signin',
+  B2C_PASSWORD_RESET_POLICY: 'B2C_1_reset',
+};
+
+const oidc = {
+  ...production,
+  IDENTITY_PROVIDER: 'oidc',
+  AUTH_CLIENT_ID: 'client-456',
+  OIDC_AUTHORITY: 'https://login.example.fr/realms/portail/',
+};
+
+describe('readConfig in development', () => {
+  it('defaults to the local provider on https://localhost:8443 with a self-signed certificate', () => {
+    const config = readConfig({});
+    expect(config.production).toBe(false);
+    expect(config.port).toBe(8443);
+    expect(config.host).toBe('localhost');
+    expect(config.publicOrigin).toBe('https://localhost:8443');
+    expect(config.tls).toEqual({ mode: 'self-signed' });
+    expect(config.databaseUrl).toBeNull();
+    expect(config.dataDir).toBe(path.resolve('.data'));
+    expect(config.publicSiteUrl).toBe('https://localhost:8443/');
+    expect(config.cookieDomain).toBeNull();
+    expect(config.memberAreaUrl).toBe('https://adherent.example.org/');
+    expect(config.auth).toEqual({
+      kind: 'local',
+      clientId: LOCAL_CLIENT_ID,
+      authority: 'https://localhost:8443/oidc',
+      passwordResetAuthority: null,
+      knownAuthorities: ['localhost:8443'],
+      protocolMode: 'OIDC',
+      issuer: 'https://localhost:8443/oidc',
+      discoveryUrl: null,
+    });
+  });
+
+  it('moves the origin and the local authority with PORT', () => {
+    const config = readConfig({ PORT: '9443' });
+    expect(config.port).toBe(9443);
+    expect(config.publicOrigin).toBe('https://localhost:9443');
+    expect(config.auth.authority).toBe('https://localhost:9443/oidc');
+    expect(config.auth.knownAuthorities).toEqual(['localhost:9443']);
+  });
+
+  it.each(['http', '-1', '65536', '80.5'])("refuses PORT '%s'", (port) => {
+    expect(() => readConfig({ PORT: port })).toThrowError(new Error(`PORT must be a port number (got '${port}')`));
+  });
+
+  it('takes PUBLIC_ORIGIN without its trailing slash', () => {
+    const config = readConfig({ PUBLIC_ORIGIN: 'https://portail.test:8443/' });
+    expect(config.publicOrigin).toBe('https://portail.test:8443');
+    expect(config.auth.authority).toBe('https://portail.test:8443/oidc');
+  });
+
+  it('serves plain HTTP with TLS=off', () => {
+    expect(readConfig({ TLS: 'off' }).tls).toEqual({ mode: 'off' });
+  });
+
+  it('reads the certificate files when TLS names neither off nor self-signed', () => {
+    expect(readConfig({ TLS: 'files', TLS_CERT_FILE: '/etc/tls/cert.pem', TLS_KEY_FILE: '/etc/tls/key.pem' }).tls).toEqual({
+      mode: 'files',
+      certFile: '/etc/tls/cert.pem',
+      keyFile: '/etc/tls/key.pem',
+    });
+    expect(() => readConfig({ TLS: 'files', TLS_KEY_FILE: '/etc/tls/key.pem' })).toThrowError(
+      new Error('Missing required environment variable: TLS_CERT_FILE'),
+    );
+  });
+
+  it('keeps COOKIE_DOMAIN and PUBLIC_SITE_URL when given', () => {
+    const config = readConfig({ COOKIE_DOMAIN: '.example.fr', PUBLIC_SITE_URL: 'https://www.example.fr/' });
+    expect(config.cookieDomain).toBe('.example.fr');
+    expect(config.publicSiteUrl).toBe('https://www.example.fr/');
+  });
+});
+
+describe('readConfig in production', () => {
+  it('throws "Missing required environment variable: IDENTITY_PROVIDER" without a provider', () => {
+    expect(() => readConfig(production)).toThrowError(new Error('Missing required environment variable: IDENTITY_PROVIDER'));
+  });
+
+  it.each(['PUBLIC_ORIGIN', 'MEMBER_AREA_URL'])('throws "Missing required environment variable: %s" without it', (name) => {
+    const env: Record<string, string | undefined> = { ...b2c };
+    delete env[name];
+    expect(() => readConfig(env)).toThrowError(new Error(`Missing required environment variable: ${name}`));
+  });
+
+  it('needs certificate files unless TLS=off', () => {
+    const env: Record<string, string | undefined> = { ...b2c, TLS: undefined };
+    expect(() => readConfig(env)).toThrowError(new Error('Missing required environment variable: TLS_CERT_FILE'));
+  });
+
+  it('listens on 0.0.0.0 by default', () => {
+    const config = readConfig(b2c);
+    expect(config.production).toBe(true);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.tls).toEqual({ mode: 'off' });
+    expect(config.publicOrigin).toBe('https://habilitations.example.fr');
+    expect(config.databaseUrl).toBe('postgres://portail@db/portail');
+  });
+
+  it('builds the B2C authorities on <tenant>.b2clogin.com in AAD mode', () => {
+    expect(readConfig(b2c).auth).toEqual({
+      kind: 'b2c',
+      clientId: 'client-123',
+      authority: 'https://opcosante.b2clogin.com/opcosante.onmicrosoft.com/B2C_1_signin',
+      passwordResetAuthority: 'https://opcosante.b2clogin.com/opcosante.onmicrosoft.com/B2C_1_reset',
+      knownAuthorities: ['opcosante.b2clogin.com'],
+      protocolMode: 'AAD',
+      issuer: null,
+      discoveryUrl: 'https://opcosante.b2clogin.com/opcosante.onmicrosoft.com/B2C_1_signin/v2.0/.well-known/openid-configuration',
+    });
+  });
+
+  it.each(['B2C_TENANT', 'B2C_SIGN_IN_POLICY', 'B2C_PASSWORD_RESET_POLICY', 'AUTH_CLIENT_ID'])(
+    'throws "Missing required environment variable: %s" for B2C without it',
+    (name) => {
+      const env: Record<string, string | undefined> = { ...b2c };
+      delete env[name];
+      expect(() => readConfig(env)).toThrowError(new Error(`Missing required environment variable: ${name}`));
+      expect(() => readConfig({ ...b2c, [name]: '  ' })).toThrowError(new Error(`Missing required environment variable: ${name}`));
+    },
+  );
+
+  it('builds Entra External ID from its tenant subdomain: one authority, no reset policy, AAD mode', () => {
+    const env = { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://portail.example.fr', MEMBER_AREA_URL: 'https://adherent.example.fr', TLS: 'off', IDENTITY_PROVIDER: 'entra', ENTRA_TENANT_SUBDOMAIN: 'opcosante', AUTH_CLIENT_ID: 'client-789' };
+    expect(readConfig(env).auth).toEqual({
+      kind: 'entra',
+      clientId: 'client-789',
+      authority: 'https://opcosante.ciamlogin.com/opcosante.onmicrosoft.com',
+      passwordResetAuthority: null,
+      knownAuthorities: ['opcosante.ciamlogin.com'],
+      protocolMode: 'AAD',
+      issuer: null,
+      discoveryUrl: 'https://opcosante.ciamlogin.com/opcosante.onmicrosoft.com/v2.0/.well-known/openid-configuration',
+    });
+    expect(() => readConfig({ ...env, ENTRA_TENANT_SUBDOMAIN: undefined })).toThrowError(new Error('Missing required environment variable: ENTRA_TENANT_SUBDOMAIN'));
+  });
+
+  it('takes AUTH_ISSUER as the expected issuer', () => {
+    expect(readConfig({ ...b2c, AUTH_ISSUER: 'https://opcosante.b2clogin.com/tid/v2.0/' }).auth.issuer).toBe('https://opcosante.b2clogin.com/tid/v2.0/');
+  });
+
+  it('builds an OIDC provider from OIDC_AUTHORITY in OIDC mode, without a reset authority', () => {
+    expect(readConfig(oidc).auth).toEqual({
+      kind: 'oidc',
+      clientId: 'client-456',
+      authority: 'https://login.example.fr/realms/portail',
+      passwordResetAuthority: null,
+      knownAuthorities: ['login.example.fr'],
+      protocolMode: 'OIDC',
+      issuer: null,
+      discoveryUrl: 'https://login.example.fr/realms/portail/.well-known/openid-configuration',
+    });
+  });
+
+  it.each(['OIDC_AUTHORITY', 'AUTH_CLIENT_ID'])('throws "Missing required environment variable: %s" for oidc without it', (name) => {
+    const env: Record<string, string | undefined> = { ...oidc };
+    delete env[name];
+    expect(() => readConfig(env)).toThrowError(new Error(`Missing required environment variable: ${name}`));
+  });
+
+  it('refuses an unknown IDENTITY_PROVIDER', () => {
+    expect(() => readConfig({ ...production, IDENTITY_PROVIDER: 'saml' })).toThrowError(new Error("IDENTITY_PROVIDER must be local, b2c, entra or oidc (got 'saml')"));
+  });
+
+  it('refuses the local provider unless ALLOW_LOCAL_IDENTITY_PROVIDER=true', () => {
+    expect(() => readConfig({ ...production, IDENTITY_PROVIDER: 'local' })).toThrowError(/ALLOW_LOCAL_IDENTITY_PROVIDER=true/);
+    expect(() => readConfig({ ...production, IDENTITY_PROVIDER: 'local', ALLOW_LOCAL_IDENTITY_PROVIDER: 'yes' })).toThrowError(
+      /ALLOW_LOCAL_IDENTITY_PROVIDER=true/,
+    );
+    const config = readConfig({ ...production, IDENTITY_PROVIDER: 'local', ALLOW_LOCAL_IDENTITY_PROVIDER: 'true' });
+    expect(config.auth.kind).toBe('local');
+    expect(config.auth.authority).toBe('https://habilitations.example.fr/oidc');
+    expect(config.auth.knownAuthorities).toEqual(['habilitations.example.fr']);
+  });
+});
