@@ -51,7 +51,7 @@ interface AjvError {
 
 /** Turns ajv's validation errors into field errors naming the field, e.g. `body.email` or `query.pageSize`. */
 export function fieldErrorsFromValidation(errors: AjvError[], context: string | undefined): FieldError[] {
-  const where = context ?? 'body';
+  const where = context === 'querystring' ? 'query' : (context ?? 'body');
   return errors.map((e) => {
     const pathPart = (e.instancePath ?? '').split('/').filter(Boolean).join('.');
     const extra =
