@@ -131,7 +131,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       (request.method === 'GET' || request.method === 'HEAD') &&
       !/^\/(api|oidc)(\/|$)/.test(pathname) &&
       !/\.[a-z0-9]+$/i.test(pathname) &&
-      (request.headers.accept ?? '*/*').includes('html');
+      /html|\*\/\*/.test(request.headers.accept ?? '*/*');
     if (hasWeb && isPage) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
