@@ -11,10 +11,13 @@ import type { TlsMaterial } from './tls.ts';
 import { ApiError, errorBody, fieldErrorsFromValidation } from './http/errors.ts';
 import { documentForOperations, loadApiDocument } from './http/openapi-document.ts';
 import { authenticateApiRequests, bearerAuth } from './http/bearer-auth.ts';
+import { loadActorForApiRequests } from './http/actor-hook.ts';
 import { usersHandlers } from './routes/users.ts';
 import { createLocalProvider, mountLocalProvider } from './idp/local-provider.ts';
 import type { SigningKeys } from './idp/signing-keys.ts';
 import type { DemoAccountLine } from './idp/pages.ts';
+import { LocalIdentityDirectory, type IdentityDirectory } from './idp/directory.ts';
+import type { HandlerDeps } from './routes/deps.ts';
 import { runtimeConfigFor } from './runtime-config.ts';
 
 declare module 'fastify' {
@@ -30,6 +33,8 @@ export interface AppDependencies {
   /** The local provider's keys, when the local provider is on. */
   signingKeys: SigningKeys | null;
   tls: TlsMaterial | null;
+  /** The identity provider's accounts; the local provider's table by default. */
+  directory?: IdentityDirectory;
   /** Listed on the local sign-in page when the demo data is loaded. */
   demoAccounts?: readonly DemoAccountLine[];
 }
@@ -51,7 +56,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify(options) as unknown as FastifyInstance;
 
   app.decorateRequest('principal', null);
+  app.decorateRequest('actor', null);
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken));
+  app.addHook('onRequest', loadActorForApiRequests(database.db));
   const securityHeaders = securityHeadersFor(config);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -90,7 +97,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return runtimeConfigFor(config);
   });
 
-  const handlers = { ...usersHandlers({ db: database.db }) };
+  if (!deps.directory && config.auth.kind !== 'local') throw new Error('an identity directory is needed for this identity provider');
+  const handlerDeps: HandlerDeps = { db: database.db, directory: deps.directory ?? new LocalIdentityDirectory() };
+  const handlers = { ...usersHandlers(handlerDeps) };
   const document = loadApiDocument();
   await app.register(openapiGlue, {
     specification: documentForOperations(document, new Set(Object.keys(handlers))),

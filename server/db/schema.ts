@@ -109,12 +109,52 @@ export interface IdentityAccountsTable {
   created_at: TimestampWithDefault;
 }
 
+export type AuditAction =
+  | 'user.create'
+  | 'user.update'
+  | 'user.roles'
+  | 'user.deactivate'
+  | 'user.reactivate'
+  | 'user.delete'
+  | 'invitation.create'
+  | 'invitation.approve'
+  | 'invitation.reject';
+
+export interface AuditLogTable {
+  id: GeneratedAlways<number>;
+  at: TimestampWithDefault;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: AuditAction;
+  entity_type: 'user' | 'invitation';
+  entity_id: string;
+  organization_id: string | null;
+  changes: ColumnType<JsonValue, string | undefined, string>;
+}
+
+export type OutboxKind = 'account.invitation' | 'invitation.approved' | 'invitation.rejected';
+
+export interface OutboxTable {
+  id: GeneratedAlways<number>;
+  created_at: TimestampWithDefault;
+  kind: OutboxKind;
+  recipient: string;
+  subject: string;
+  body: string;
+  status: Generated<'PENDING' | 'SENT' | 'FAILED'>;
+  attempts: Generated<number>;
+  sent_at: Timestamp | null;
+  last_error: string | null;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: TimestampWithDefault;
 }
 
 export interface Database {
+  audit_log: AuditLogTable;
+  outbox: OutboxTable;
   organizations: OrganizationsTable;
   permissions: PermissionsTable;
   roles: RolesTable;

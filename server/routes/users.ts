@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { HandlerDeps } from './deps.ts';
 import { loadCurrentUserBySubject, recordSignIn } from '../db/current-user.ts';
 import { unauthorized } from '../http/errors.ts';
 
-export function usersHandlers({ db }: { db: Kysely<Database> }) {
+export function usersHandlers({ db }: HandlerDeps) {
   return {
     /** GET /api/v2/users/me: the signed-in person's profile, also when inactive (the portal tells them). Records the sign-in time. */
     async getCurrentUser(request: FastifyRequest) {

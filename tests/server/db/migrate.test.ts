@@ -8,9 +8,11 @@ import type { DatabaseHandle } from '../../../server/db/database.ts';
 import { backends, createTestDatabase, type TestDatabase } from './test-databases.ts';
 
 const TABLES = [
+  'audit_log',
   'identity_accounts',
   'invitations',
   'organizations',
+  'outbox',
   'permissions',
   'role_assignments',
   'role_permissions',

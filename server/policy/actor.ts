@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely';
+import type { Database, UserType } from '../db/schema.ts';
+
+/** Who is calling, with everything an authorization decision needs; loaded once per request. */
+export interface Actor {
+  userId: string;
+  email: string;
+  isActive: boolean;
+  userType: UserType;
+  isBackOffice: boolean;
+  /** Back-office: its own list. Organization users: the union of their roles' permissions. */
+  permissions: ReadonlySet<string>;
+  /** Organizations the actor's roles cover: held ones, plus the SIRETs of a SIREN held with inheritsToChildren. Null: global (back-office). */
+  scope: ReadonlySet<string> | null;
+  /** Role codes the actor holds anywhere. */
+  roleCodes: ReadonlySet<string>;
+}
+
+/** The actor of a verified token's subject, or null when no portal account has it. Three statements whatever the assignments. */
+export async function loadActor(db: Kysely<Database>, subject: string): Promise<Actor | null> {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'is_active', 'user_type'])
+    .where('auth_id', '=', subject)
+    .executeTakeFirst();
+  if (!user) return null;
+  const isBackOffice = user.user_type === 'BACKOFFICE';
+  if (isBackOffice) {
+    const rows = await db.selectFrom('user_permissions').select('permission_code').where('user_id', '=', user.id).execute();
+    return {
+      userId: user.id,
+      email: user.email,
+      isActive: user.is_active,
+      userType: user.user_type,
+      isBackOffice,
+      permissions: new Set(rows.map((r) => r.permission_code)),
+      scope: null,
+      roleCodes: new Set(),
+    };
+  }
+  const assignments = await db
+    .selectFrom('role_assignments as ra')
+    .innerJoin('roles as r', 'r.id', 'ra.role_id')
+    .leftJoin('role_permissions as rp', 'rp.role_id', 'r.id')
+    .select(['ra.organization_id', 'ra.inherits_to_children', 'r.code as role_code', 'rp.permission_code'])
+    .where('ra.user_id', '=', user.id)
+    .execute();
+  const inheriting = [...new Set(assignments.filter((a) => a.inherits_to_children).map((a) => a.organization_id))];
+  const children = inheriting.length
+    ? await db.selectFrom('organizations').select('id').where('parent_id', 'in', inheriting).execute()
+    : [];
+  return {
+    userId: user.id,
+    email: user.email,
+    isActive: user.is_active,
+    userType: user.user_type,
+    isBackOffice,
+    permissions: new Set(assignments.flatMap((a) => (a.permission_code ? [a.permission_code] : []))),
+    scope: new Set([...assignments.map((a) => a.organization_id), ...children.map((c) => c.id)]),
+    roleCodes: new Set(assignments.map((a) => a.role_code)),
+  };
+}
