@@ -12,6 +12,7 @@ import { sessionMachine } from './machines/session/session.machine';
 import { readCachedProfile, sessionActors } from './machines/session/session.actors';
 import { SessionProvider } from './session';
 import { createAppRouter } from './router';
+import { warmUpCaches } from './warm-up';
 import { StatusPage } from './ui/status-page';
 
 async function start(rootElement: HTMLElement) {
@@ -42,6 +43,7 @@ async function start(rootElement: HTMLElement) {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { staleTime: 5 * 60_000, gcTime: 5 * 60_000, retry: 3, retryDelay: (n) => Math.min(1000 * 2 ** n, 30_000) } },
   });
+  warmUpCaches(session, queryClient, api);
   const router = createAppRouter({ session, config, api, queryClient });
   root.render(
     <StrictMode>

@@ -25,6 +25,8 @@ if (!TEST_DATABASE_URL) {
 export interface TestDatabase {
   backend: BackendName;
   handle: DatabaseHandle;
+  /** The connection string (PostgreSQL only), for server processes of their own. */
+  url?: string;
   /** Another handle on the same database (PostgreSQL only: an in-memory PGlite has a single handle). */
   openAnother(): Promise<DatabaseHandle>;
   dispose(): Promise<void>;
@@ -55,6 +57,7 @@ export async function createTestDatabase(backend: Backend): Promise<TestDatabase
   return {
     backend: 'postgres',
     handle,
+    url: url.toString(),
     openAnother: open,
     async dispose() {
       await Promise.all(handles.map((h) => h.close()));
