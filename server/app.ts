@@ -13,10 +13,18 @@ import { documentForOperations, loadApiDocument } from './http/openapi-document.
 import { authenticateApiRequests, bearerAuth } from './http/bearer-auth.ts';
 import { loadActorForApiRequests } from './http/actor-hook.ts';
 import { usersHandlers } from './routes/users.ts';
+import { organizationsHandlers } from './routes/organizations.ts';
+import { rolesHandlers } from './routes/roles.ts';
+import { auditHandlers } from './routes/audit.ts';
+import { registerApiDocs } from './http/api-docs.ts';
 import { createLocalProvider, mountLocalProvider } from './idp/local-provider.ts';
 import type { SigningKeys } from './idp/signing-keys.ts';
 import type { DemoAccountLine } from './idp/pages.ts';
 import { LocalIdentityDirectory, type IdentityDirectory } from './idp/directory.ts';
+import { invitationsHandlers } from './routes/invitations.ts';
+import { configureAccountSetup } from './idp/account-setup.ts';
+import { logEnqueuedMailTo } from './mail/outbox.ts';
+import { createMailDelivery } from './mail/delivery.ts';
 import type { HandlerDeps } from './routes/deps.ts';
 import { runtimeConfigFor } from './runtime-config.ts';
 
@@ -99,13 +107,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   if (!deps.directory && config.auth.kind !== 'local') throw new Error('an identity directory is needed for this identity provider');
   const handlerDeps: HandlerDeps = { db: database.db, directory: deps.directory ?? new LocalIdentityDirectory() };
-  const handlers = { ...usersHandlers(handlerDeps) };
+  configureAccountSetup({ publicOrigin: config.publicOrigin, provider: config.auth.kind, secret: deps.signingKeys?.accountSetupSecret ?? null });
+  startMailDelivery(app, config, database);
+  const handlers = { ...usersHandlers(handlerDeps), ...organizationsHandlers(handlerDeps), ...rolesHandlers(handlerDeps), ...auditHandlers(handlerDeps), ...invitationsHandlers(handlerDeps) };
   const document = loadApiDocument();
   await app.register(openapiGlue, {
     specification: documentForOperations(document, new Set(Object.keys(handlers))),
     serviceHandlers: handlers,
     securityHandlers: { bearerAuth },
   });
+  // The contract as JSON and its rendering for integrators: public (bearer-auth.ts exempts exactly these routes).
+  registerApiDocs(app, document);
 
   if (config.auth.kind === 'local') {
     if (!deps.signingKeys) throw new Error('the local identity provider needs its signing keys');
@@ -117,7 +129,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       keys: deps.signingKeys,
       db: database.db,
     });
-    await mountLocalProvider(app, provider, { db: database.db, securityHeaders, demoAccounts: deps.demoAccounts ?? [] });
+    await mountLocalProvider(app, provider, {
+      db: database.db,
+      securityHeaders,
+      demoAccounts: deps.demoAccounts ?? [],
+      accountSetupSecret: deps.signingKeys.accountSetupSecret,
+    });
   }
 
   const indexFile = path.join(config.webRoot, 'index.html');
@@ -148,6 +165,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   return app;
+}
+
+/**
+ * E-mails of the outbox: sent by a delivery loop while the server runs when SMTP_URL is set;
+ * otherwise written to the log as they are enqueued, and kept in the outbox table.
+ */
+function startMailDelivery(app: FastifyInstance, config: ServerConfig, database: DatabaseHandle): void {
+  const smtpUrl = config.mail.smtpUrl;
+  logEnqueuedMailTo(smtpUrl ? null : app.log);
+  if (!smtpUrl) return;
+  const delivery = createMailDelivery({ db: database.db, smtpUrl, from: config.mail.from, log: app.log.child({ component: 'mail' }) });
+  app.addHook('onReady', async () => delivery.start());
+  app.addHook('onClose', async () => delivery.stop());
 }
 
 /** Headers of every answer: no sniffing, no framing by other sites, a strict content policy for the SPA and the sign-in pages. */

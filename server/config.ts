@@ -23,6 +23,15 @@ export interface AuthConfig {
   discoveryUrl: string | null;
 }
 
+/** Microsoft Graph, the account directory of B2C and Entra External ID (server/idp/graph-directory.ts). */
+export interface GraphConfig {
+  tenantId: string;
+  clientId: string;
+  clientSecret: string;
+  /** e.g. opcosante.onmicrosoft.com: issuer of the accounts' e-mail identities. */
+  tenantDomain: string;
+}
+
 export interface ServerConfig {
   production: boolean;
   host: string;
@@ -34,12 +43,16 @@ export interface ServerConfig {
   dataDir: string;
   databaseUrl: string | null;
   auth: AuthConfig;
+  /** Required with b2c and entra; read for oidc only when GRAPH_TENANT_ID is set; null otherwise. */
+  graph: GraphConfig | null;
   memberAreaUrl: string;
   publicSiteUrl: string;
   cookieDomain: string | null;
   /** Folder of the built SPA. */
   webRoot: string;
   logLevel: string;
+  /** E-mails (server/mail/): without smtpUrl they stay in the outbox table and the log, unsent. */
+  mail: { smtpUrl: string | null; from: string };
 }
 
 export const LOCAL_CLIENT_ID = 'portail-habilitations-spa';
@@ -127,6 +140,16 @@ function readAuth(env: Env, production: boolean, publicOrigin: string): AuthConf
   }
 }
 
+function readGraph(env: Env, kind: IdentityProviderKind): GraphConfig | null {
+  if (kind === 'local' || (kind === 'oidc' && !optional(env, 'GRAPH_TENANT_ID'))) return null;
+  return {
+    tenantId: required(env, 'GRAPH_TENANT_ID'),
+    clientId: required(env, 'GRAPH_CLIENT_ID'),
+    clientSecret: required(env, 'GRAPH_CLIENT_SECRET'),
+    tenantDomain: required(env, 'GRAPH_TENANT_DOMAIN'),
+  };
+}
+
 export function readConfig(env: Env = process.env): ServerConfig {
   const production = env.NODE_ENV === 'production';
   const port = Number(optional(env, 'PORT') ?? 8443);
@@ -138,6 +161,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
   else tls = { mode: 'files', certFile: required(env, 'TLS_CERT_FILE'), keyFile: required(env, 'TLS_KEY_FILE') };
   const publicOrigin = (optional(env, 'PUBLIC_ORIGIN') ?? (production ? required(env, 'PUBLIC_ORIGIN') : `https://localhost:${port}`)).replace(/\/$/, '');
   const dataDir = path.resolve(optional(env, 'DATA_DIR') ?? '.data');
+  const auth = readAuth(env, production, publicOrigin);
   return {
     production,
     host: optional(env, 'HOST') ?? (production ? '0.0.0.0' : 'localhost'),
@@ -146,11 +170,16 @@ export function readConfig(env: Env = process.env): ServerConfig {
     tls,
     dataDir,
     databaseUrl: optional(env, 'DATABASE_URL'),
-    auth: readAuth(env, production, publicOrigin),
+    auth,
+    graph: readGraph(env, auth.kind),
     memberAreaUrl: optional(env, 'MEMBER_AREA_URL') ?? (production ? required(env, 'MEMBER_AREA_URL') : 'https://adherent.example.org/'),
     publicSiteUrl: optional(env, 'PUBLIC_SITE_URL') ?? `${publicOrigin}/`,
     cookieDomain: optional(env, 'COOKIE_DOMAIN'),
     webRoot: path.resolve(optional(env, 'WEB_ROOT') ?? 'dist'),
     logLevel: optional(env, 'LOG_LEVEL') ?? (production ? 'info' : 'warn'),
+    mail: {
+      smtpUrl: optional(env, 'SMTP_URL'),
+      from: optional(env, 'MAIL_FROM') ?? `Portail Habilitations <no-reply@${new URL(publicOrigin).hostname}>`,
+    },
   };
 }

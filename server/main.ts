@@ -7,9 +7,12 @@ import { DEMO_ACCOUNTS, seedDemoData, seedReferenceData } from './db/seed.ts';
 import { loadSigningKeys } from './idp/signing-keys.ts';
 import { verifierFor } from './auth/token-verifier.ts';
 import { buildApp } from './app.ts';
+import { identityDirectoryFor } from './idp/graph-directory.ts';
 
 async function start(): Promise<void> {
   const config = readConfig();
+  // Before anything is opened: a provider without its account directory stops the start.
+  const directory = identityDirectoryFor(config);
   const tls = await loadTls(config);
   const database = await openDatabase(
     config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'pglite') },
@@ -28,7 +31,7 @@ async function start(): Promise<void> {
   else await database.db.transaction().execute((trx) => seedReferenceData(trx));
   const signingKeys = config.auth.kind === 'local' ? await loadSigningKeys(config.dataDir) : null;
   const verifyToken = await verifierFor(config.auth, signingKeys?.publicJwks ?? null);
-  const app = await buildApp({ config, database, verifyToken, signingKeys, tls, demoAccounts: withDemoData ? DEMO_ACCOUNTS : [] });
+  const app = await buildApp({ config, database, verifyToken, signingKeys, tls, directory, demoAccounts: withDemoData ? DEMO_ACCOUNTS : [] });
 
   const shutdown = async (signal: string) => {
     app.log.warn(`${signal} received: closing`);
@@ -47,6 +50,11 @@ async function start(): Promise<void> {
   ];
   if (config.auth.kind === 'local') lines.push(`Connexion locale (OpenID Connect) : ${config.publicOrigin}/oidc`);
   if (tls?.certFile && config.tls.mode === 'self-signed') lines.push(`Certificat local à approuver : ${tls.certFile}`);
+  lines.push(
+    config.mail.smtpUrl
+      ? `E-mails : envoyés par SMTP (${new URL(config.mail.smtpUrl).host})`
+      : "E-mails : non envoyés (pas de SMTP_URL), lisibles dans la table outbox et dans le journal avec LOG_LEVEL=info",
+  );
   if (withDemoData) {
     lines.push('Comptes de démonstration (mot de passe Demo-Portail-2026) :');
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(30)} ${account.label}`);

@@ -22,7 +22,15 @@ export class InvalidTokenError extends Error {
 /** Asymmetric algorithms only: 'none' and HMAC (signed with a public key) are never accepted. */
 export const ALLOWED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
-export function createTokenVerifier(options: { issuer: string; audience: string; keys: JWTVerifyGetKey; clockToleranceSeconds?: number }): TokenVerifier {
+export function createTokenVerifier(options: {
+  issuer: string;
+  audience: string;
+  keys: JWTVerifyGetKey;
+  clockToleranceSeconds?: number;
+  /** The claim naming the account in the provider's directory: 'oid' for Entra External ID, whose `sub` is per application. */
+  subjectClaim?: 'sub' | 'oid';
+}): TokenVerifier {
+  const subjectClaim = options.subjectClaim ?? 'sub';
   return async (token) => {
     try {
       const { payload } = await jwtVerify(token, options.keys, {
@@ -32,11 +40,12 @@ export function createTokenVerifier(options: { issuer: string; audience: string;
         requiredClaims: ['sub', 'exp', 'iat'],
         clockTolerance: options.clockToleranceSeconds ?? 30,
       });
-      if (typeof payload.sub !== 'string' || payload.sub === '') throw new InvalidTokenError('token has no subject');
+      const subject = payload[subjectClaim];
+      if (typeof subject !== 'string' || subject === '') throw new InvalidTokenError(`token has no ${subjectClaim}`);
       const emails = Array.isArray(payload.emails) ? payload.emails : [];
       const email = typeof payload.email === 'string' ? payload.email : typeof emails[0] === 'string' ? emails[0] : null;
       return {
-        subject: payload.sub,
+        subject,
         email,
         name: typeof payload.name === 'string' ? payload.name : null,
         expiresAt: payload.exp ?? 0,
@@ -63,5 +72,11 @@ export async function verifierFor(auth: AuthConfig, localJwks: JSONWebKeySet | n
   if (!discovery.jwks_uri) throw new Error(`the discovery document at ${auth.discoveryUrl} has no jwks_uri`);
   const issuer = auth.issuer ?? discovery.issuer;
   if (!issuer) throw new Error('Missing required environment variable: AUTH_ISSUER');
-  return createTokenVerifier({ issuer, audience: auth.clientId, keys: createRemoteJWKSet(new URL(discovery.jwks_uri)) });
+  return createTokenVerifier({
+    issuer,
+    audience: auth.clientId,
+    keys: createRemoteJWKSet(new URL(discovery.jwks_uri)),
+    // Entra External ID: the directory's object id is `oid`, which the Graph directory stores as the subject.
+    subjectClaim: auth.kind === 'entra' ? 'oid' : 'sub',
+  });
 }

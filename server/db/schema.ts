@@ -145,6 +145,8 @@ export interface OutboxTable {
   attempts: Generated<number>;
   sent_at: Timestamp | null;
   last_error: string | null;
+  /** 0003_outbox_retry.sql: when a PENDING row may next be tried (lease, back-off); null: at once. */
+  next_attempt_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface SchemaMigrationsTable {

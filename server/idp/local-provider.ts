@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { findIdentityBySubject, verifyLocalCredentials } from '../db/identity-store.ts';
+import { findIdentityByEmail, findIdentityBySubject, verifyLocalCredentials } from '../db/identity-store.ts';
+import { verifyPassword } from '../db/passwords.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import { logoutPage, messagePage, signInPage, type DemoAccountLine } from './pages.ts';
+import { registerAccountSetupRoutes } from './account-setup.ts';
 
 export interface LocalProviderOptions {
   issuer: string;
@@ -136,15 +138,22 @@ export interface MountOptions {
   /** The server's security headers, also on the pages the provider renders itself. */
   securityHeaders: [string, string][];
   demoAccounts: readonly DemoAccountLine[];
+  /** HMAC secret of the account set-up links (/oidc/account/setup). */
+  accountSetupSecret: string;
 }
 
-export async function mountLocalProvider(app: FastifyInstance, provider: Provider, { db, securityHeaders, demoAccounts }: MountOptions): Promise<void> {
+export async function mountLocalProvider(
+  app: FastifyInstance,
+  provider: Provider,
+  { db, securityHeaders, demoAccounts, accountSetupSecret }: MountOptions,
+): Promise<void> {
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-  // Everything under /oidc but the interaction pages is the provider's (Koa) business: hand the raw request over before Fastify parses a body.
+  // Everything under /oidc but the interaction, asset and account set-up pages is the provider's (Koa) business:
+  // hand the raw request over before Fastify parses a body.
   app.addHook('onRequest', async (request, reply) => {
     const url = request.raw.url ?? '';
-    if (!url.startsWith('/oidc/') || url.startsWith('/oidc/interaction/') || url.startsWith('/oidc/assets/')) return;
+    if (!url.startsWith('/oidc/') || url.startsWith('/oidc/interaction/') || url.startsWith('/oidc/assets/') || url.startsWith('/oidc/account/')) return;
     reply.hijack();
     for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
     reply.raw.setHeader('x-request-id', request.id);
@@ -158,6 +167,8 @@ export async function mountLocalProvider(app: FastifyInstance, provider: Provide
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
+
+    registerAccountSetupRoutes(scope, { db, secret: accountSetupSecret });
 
     scope.get('/oidc/assets/auto-submit.js', async (_request, reply) => {
       reply.type('text/javascript').header('cache-control', 'no-cache');
@@ -182,12 +193,14 @@ export async function mountLocalProvider(app: FastifyInstance, provider: Provide
       if (!details) return reply.code(400).type('text/html').send(expiredPage());
       const email = String(request.body?.email ?? '').trim();
       const password = String(request.body?.password ?? '');
-      const identity = email && password ? await verifyLocalCredentials(db, email, password) : null;
+      // The right password of a disabled account (a deactivated user) is told so rather than 'incorrect'.
+      const disabled = email && password ? await disabledWithThisPassword(db, email, password) : null;
+      const identity = email && password && disabled === null ? await verifyLocalCredentials(db, email, password) : null;
       if (!identity) {
         return reply
-          .code(401)
+          .code(disabled ? 403 : 401)
           .type('text/html')
-          .send(signInPage({ uid: request.params.uid, email, error: 'Adresse email ou mot de passe incorrect.', demoAccounts }));
+          .send(signInPage({ uid: request.params.uid, email, error: disabled ? ACCOUNT_DISABLED : 'Adresse email ou mot de passe incorrect.', demoAccounts }));
       }
       const grantId = await grantAll(provider, identity.subject, String(details.params.client_id), undefined);
       reply.hijack();
@@ -199,6 +212,20 @@ export async function mountLocalProvider(app: FastifyInstance, provider: Provide
       );
     });
   });
+}
+
+export const ACCOUNT_DISABLED = 'Votre compte est désactivé.';
+
+/**
+ * Null unless the account is disabled and has a password; then whether the password is its own. One
+ * password check either way (as verifyLocalCredentials), and nobody learns that an account is disabled
+ * without its password.
+ */
+async function disabledWithThisPassword(db: Kysely<Database>, email: string, password: string): Promise<boolean | null> {
+  const account = await findIdentityByEmail(db, email);
+  if (!account || account.enabled || !account.hasPassword) return null;
+  const row = await db.selectFrom('identity_accounts').select('password_hash').where('subject', '=', account.subject).executeTakeFirst();
+  return row?.password_hash ? verifyPassword(password, row.password_hash) : false;
 }
 
 async function interactionOrNull(provider: Provider, req: IncomingMessage, res: ServerResponse) {

@@ -80,6 +80,30 @@ export function logoutPage(form: string): string {
   );
 }
 
-export function messagePage(title: string, message: string, link: string): string {
-  return layout(title, `<div class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="${escapeHtml(link)}">Retour au portail</a></p></div>`);
+export function messagePage(title: string, message: string, link: string, linkLabel = 'Retour au portail'): string {
+  return layout(title, `<div class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(linkLabel)}</a></p></div>`);
+}
+
+/** The page of an account set-up link (server/idp/account-setup.ts): the person chooses a password. */
+export function accountSetupPage(input: { token: string; email: string; error: string | null }): string {
+  const error = input.error ? `<p class="error" role="alert" id="setup-error">${escapeHtml(input.error)}</p>` : '';
+  const describedBy = input.error ? ' aria-describedby="setup-error"' : ' aria-describedby="password-rule"';
+  return layout(
+    'Choisissez votre mot de passe',
+    `<div class="card">
+<h1>Choisissez votre mot de passe</h1>
+<p class="lead">Compte : <strong>${escapeHtml(input.email)}</strong></p>
+${error}
+<form method="post" action="/oidc/account/setup" novalidate>
+<input type="hidden" name="token" value="${escapeHtml(input.token)}">
+<input type="text" name="username" autocomplete="username" value="${escapeHtml(input.email)}" hidden>
+<label for="password">Mot de passe</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="12" required autofocus${describedBy}>
+<p id="password-rule" class="demo">Au moins 12 caractères.</p>
+<label for="confirmation">Confirmez le mot de passe</label>
+<input id="confirmation" name="confirmation" type="password" autocomplete="new-password" minlength="12" required>
+<button type="submit">Enregistrer le mot de passe</button>
+</form>
+</div>`,
+  );
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
@@ -9,6 +10,8 @@ export interface SigningKeys {
   publicJwks: { keys: JWK[] };
   /** Secrets signing the provider's cookies. */
   cookieKeys: string[];
+  /** HMAC secret of the account set-up links (server/idp/account-setup.ts). */
+  accountSetupSecret: string;
 }
 
 /**
@@ -17,7 +20,8 @@ export interface SigningKeys {
  */
 export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
   const file = path.join(dataDir, 'oidc', 'signing-keys.json');
-  let stored: { privateJwks: { keys: JWK[] }; cookieKeys: string[] };
+  let stored: { privateJwks: { keys: JWK[] }; cookieKeys: string[]; accountSetupSecret?: string };
+  const randomSecret = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
   try {
     stored = JSON.parse(await fs.readFile(file, 'utf8'));
   } catch {
@@ -27,6 +31,7 @@ export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
     stored = {
       privateJwks: { keys: [{ ...jwk, kid, alg: 'RS256', use: 'sig' }] },
       cookieKeys: [crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))].map((b) => Buffer.from(b).toString('base64url')),
+      accountSetupSecret: randomSecret(),
     };
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, JSON.stringify(stored), { mode: 0o600 });
@@ -34,5 +39,10 @@ export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
   const publicJwks = {
     keys: stored.privateJwks.keys.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use })),
   };
-  return { privateJwks: stored.privateJwks, publicJwks, cookieKeys: stored.cookieKeys };
+  // A file written before the account set-up links has no secret for them: derive one from the private key,
+  // the same in every process sharing the folder, without rewriting the file.
+  const accountSetupSecret =
+    stored.accountSetupSecret ??
+    createHmac('sha256', String(stored.privateJwks.keys[0]?.d ?? '')).update('portail account-setup secret').digest('base64url');
+  return { privateJwks: stored.privateJwks, publicJwks, cookieKeys: stored.cookieKeys, accountSetupSecret };
 }

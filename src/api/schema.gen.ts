@@ -39,19 +39,31 @@ export interface paths {
         /**
          * List users
          * @description Needs USER_LIST. Back-office users see every user; organization users only users holding a role
-         *     in one of their own organizations. `organizationId` keeps users holding a role in that organization
-         *     or, for a SIREN, in any of its SIRETs. `search` matches first name, last name or email, case-insensitive.
+         *     in one of their own organizations (their scope, which includes the SIRETs of a SIREN held with
+         *     inheritsToChildren), or on the parent SIREN of one with inheritsToChildren; they see only those
+         *     assignments of each user. `organizationId` keeps users holding a role in that organization, on its
+         *     parent SIREN with inheritsToChildren or, for a SIREN, in any of its SIRETs; an unknown organization,
+         *     or one out of the caller's reach, answers 404. `roleCode` keeps users holding that role (ORG_ADMIN
+         *     reads ADMIN_ADHERENT); with `organizationId` both hold on the same assignment. `search` is a
+         *     case-insensitive substring of 'first name last name' or of the email. Inactive users only with
+         *     `includeInactive=true`. Sorted by `sort` (default name: last name then first name), ties broken by
+         *     id in the same `order`; a null last login comes last either way. `total` is exact.
          *
          */
         get: operations["listUsers"];
         put?: never;
         /**
          * Create a user from the creation wizard
-         * @description Needs USER_CREATE. Organization users may only use SIRETs of their own organizations.
-         *     Creates the account and assigns each role in `roles` on each SIRET of `sirets`; when
-         *     `hasInternalRole` is true the INTERNAL roles are assigned on the SIREN of the first SIRET.
-         *     Non-back-office callers cannot assign INTERNAL roles this way. An email already in use answers 409;
-         *     an unknown SIRET or role code answers 400 with fieldErrors.
+         * @description Needs USER_CREATE. Organization users may only use SIRETs of their own organizations (another SIRET
+         *     is refused as an unknown one). The personal fields follow spec §5 (400 with the French messages in
+         *     fieldErrors, e.g. body.prenom). At least one SIRET ('At least one organization (SIRET) must be
+         *     selected to create a user') and 1 to 5 distinct roles ('Veuillez sélectionner au moins un rôle.',
+         *     'Vous avez atteint la limite de 5 rôles.'). Creates the user (ORGANIZATION), assigns each EXTERNAL
+         *     role of `roles` on each SIRET of `sirets` and each INTERNAL role on the SIREN of the first SIRET
+         *     (inheritsToChildren true); the roles' types decide, `hasInternalRole` is informative. Non-back-office
+         *     callers cannot assign INTERNAL roles (403). Also creates the identity-provider account and queues an
+         *     'account.invitation' e-mail, in the same transaction. An email already in use (case-insensitive)
+         *     answers 409; an unknown SIRET or role code answers 400 with fieldErrors.
          *
          */
         post: operations["createUser"];
@@ -72,10 +84,12 @@ export interface paths {
         put?: never;
         /**
          * Create a user with organizations and roles in one call
-         * @description Needs USER_CREATE. Organization users may only use codes of their own organizations, and cannot
-         *     assign INTERNAL roles. Each role of `roleIds` is assigned on each organization of `organizationCodes`
-         *     (SIRETs, plus the SIREN when an INTERNAL role is chosen). An email already in use answers 409;
-         *     an unknown organization code or role id answers 400 with fieldErrors.
+         * @description Needs USER_CREATE. Organization users may only use codes of their own organizations (another code is
+         *     refused as an unknown one), and cannot assign INTERNAL roles (403). Same rules and effects as
+         *     createUser: each EXTERNAL role of `roleIds` is assigned on each SIRET of `organizationCodes`, each
+         *     INTERNAL role on each SIREN of it (inheritsToChildren true; the SIREN of the first SIRET when none is
+         *     given). At least one SIRET, and each SIREN given needs one of its SIRETs. An email already in use
+         *     answers 409; an unknown organization code or role id answers 400 with fieldErrors.
          *
          */
         post: operations["createUserComplete"];
@@ -96,16 +110,21 @@ export interface paths {
         };
         /**
          * User detail with organizations
-         * @description Back-office users, organization users for users holding a role in one of their own organizations,
-         *     and any user for themselves. Otherwise 404, so that the existence of other users is not revealed.
-         *     `organizations` has one entry per organization and role held.
+         * @description Any user for themselves. Reading another user needs USER_LIST (403 otherwise): back-office users
+         *     read everyone, organization users the users of their scope (as listUsers). Otherwise 404, so that
+         *     the existence of other users is not revealed. `organizations` has one entry per organization and
+         *     role held (for organization users, those within their scope). The ETag header is the user's version.
          *
          */
         get: operations["getUser"];
         /**
          * Update a user's name, email and metadata
-         * @description Back-office users, or organization users for users of their own organizations; never oneself.
-         *     Non-back-office callers cannot edit a user holding an INTERNAL role, ADMIN_ADHERENT or ADMIN_OPCO.
+         * @description Needs USER_CREATE (the permission of every change of a user). Back-office users, or organization
+         *     users for users of their scope (404 otherwise); never oneself (403 'Vous ne pouvez pas modifier votre
+         *     propre profil'). Non-back-office callers cannot edit a user holding an INTERNAL role, ADMIN_ADHERENT
+         *     or ADMIN_OPCO (403 'Vous ne pouvez pas modifier cet utilisateur'). Names and email follow spec §5.
+         *     `metadata` must be JSON text; the detail fields it holds as strings or null (jobTitle, phoneNumber,
+         *     mobilePhone, street, postalCode, city) are applied to the user too. Bumps the version.
          *     An email already used by another user answers 409.
          *
          */
@@ -113,9 +132,11 @@ export interface paths {
         post?: never;
         /**
          * Delete a user (soft, or permanent with hardDelete)
-         * @description Without `hardDelete` (or false) the user is deactivated, with the rights of deactivateUser.
-         *     With `hardDelete=true` the user and all their data are removed permanently: back-office users
-         *     holding both USER_DELETE and B2C_USER_DISABLE only. Never oneself.
+         * @description Without `hardDelete` (or false) the user is deactivated, with the rights and effects of deactivateUser.
+         *     With `hardDelete=true` the user and all their data (role assignments, permissions, identity-provider
+         *     account) are removed permanently: back-office users holding both USER_DELETE and B2C_USER_DISABLE
+         *     only (403 otherwise). Never oneself (403). Invitations sent or decided by the user stay, without
+         *     the link to the user. Written to the audit trail.
          *
          */
         delete: operations["deleteUser"];
@@ -136,8 +157,10 @@ export interface paths {
         /**
          * User detail for the edit page
          * @description Same visibility as getUser. Answers the user, their role assignments, the roles and organizations
-         *     the caller may offer when editing (non-back-office callers: no INTERNAL roles, only their own
-         *     organizations), and the user's effective permissions (union over their roles).
+         *     the caller may offer when editing and the user's effective permissions (a back-office user's own
+         *     list, else the union over their roles). Back-office callers: every role, and the SIRENs of the
+         *     user's organizations with all their SIRETs (others are found with listOrganizations). Organization
+         *     callers: no INTERNAL role, and the organizations of their scope.
          *
          */
         get: operations["getUserFullDetails"];
@@ -161,10 +184,14 @@ export interface paths {
         get?: never;
         /**
          * Update a user's details, status and role assignments
-         * @description Same rights as updateUser; non-back-office callers cannot assign INTERNAL roles nor organizations
-         *     outside their own. `roleAssignments` replaces all of the user's assignments; the user ends with
-         *     1 to 5 distinct roles. Optional detail fields set to null or '' are cleared.
-         *     A stale `version` (or `If-Match`) or an email used by another user answers 409.
+         * @description Same rights as updateUser; non-back-office callers cannot assign INTERNAL roles (403) nor
+         *     organizations outside their own (400, as unknown ones). `roleAssignments` replaces all of the user's
+         *     assignments (for an organization user: those in their scope; the others are kept); the user ends with
+         *     1 to 5 distinct roles ('Veuillez sélectionner au moins un rôle.', 'Vous avez atteint la limite de 5
+         *     rôles.'). inheritsToChildren applies to SIRENs only. Optional detail fields set to null or '' are
+         *     cleared. Changing `isActive` deactivates or reactivates as those operations do. A stale `version`
+         *     (or `If-Match`) answers 409 'Cet utilisateur a été modifié par quelqu'un d'autre entre-temps.
+         *     Rechargez la page.'; an email used by another user 409 too.
          *
          */
         put: operations["fullUpdateUser"];
@@ -187,9 +214,12 @@ export interface paths {
         get?: never;
         /**
          * Update a user's details, organizations and roles in one call
-         * @description Same rights as updateUser. Each role of `roleIds` is assigned on each organization of
-         *     `organizationCodes`, replacing the previous assignments. Optional detail fields set to null or ''
-         *     are cleared. A stale `version` (or `If-Match`) or an email used by another user answers 409.
+         * @description Same rights as updateUser. The roles of `roleIds` are placed as createUserComplete does (EXTERNAL ones
+         *     on each SIRET, INTERNAL ones on each SIREN, the SIREN of the first SIRET when none is given), replacing
+         *     the previous assignments (for an organization user: those in their scope). At least one SIRET, one per
+         *     SIREN given ('Veuillez sélectionner au moins un SIRET pour chaque SIREN'), 1 to 5 distinct roles.
+         *     Optional detail fields set to null or '' are cleared. A stale `version` (or `If-Match`) or an email
+         *     used by another user answers 409.
          *
          */
         put: operations["updateUserComplete"];
@@ -213,9 +243,11 @@ export interface paths {
         put?: never;
         /**
          * Assign roles to a user in one organization
-         * @description Back-office users, or organization users within their own organizations; never oneself.
-         *     Non-back-office callers cannot assign INTERNAL roles. Adds the roles to the user's assignments
-         *     in that organization. An unknown organization or role answers 400 with fieldErrors.
+         * @description Same rights as updateUser; organizations outside the caller's scope are refused as unknown ones.
+         *     Non-back-office callers cannot assign INTERNAL roles (403). Adds the roles to the user's assignments
+         *     in that organization (a role held there already keeps its inheritsToChildren unless the body gives
+         *     it); the user ends with at most 5 distinct roles. An unknown organization or role answers 400 with
+         *     fieldErrors.
          *
          */
         post: operations["assignUserRoles"];
@@ -237,9 +269,10 @@ export interface paths {
         get?: never;
         /**
          * Replace all role assignments of a user
-         * @description Same rights as assignUserRoles. `assignments` replaces every assignment of the user; each entry
-         *     names its organization by `organizationId` or by `organizationCode` (exactly one of them).
-         *     The user ends with 1 to 5 distinct roles. An unknown organization or role answers 400 with fieldErrors.
+         * @description Same rights as assignUserRoles. `assignments` replaces every assignment of the user (for an
+         *     organization user: those in their scope; the others are kept); each entry names its organization by
+         *     `organizationId` or by `organizationCode` (exactly one of them). The user ends with 1 to 5 distinct
+         *     roles. An unknown organization or role answers 400 with fieldErrors.
          *
          */
         put: operations["replaceUserRoles"];
@@ -263,9 +296,10 @@ export interface paths {
         put?: never;
         /**
          * Deactivate a user (soft)
-         * @description Back-office users, or organization users for users of their own organizations. Never oneself;
-         *     non-back-office callers cannot deactivate a user holding ADMIN_ADHERENT or ADMIN_OPCO.
-         *     An inactive user cannot sign in. Deactivating an inactive user changes nothing.
+         * @description Same rights as updateUser: USER_CREATE; back-office users, or organization users for users of their
+         *     scope (404 otherwise). Never oneself; non-back-office callers cannot deactivate a user holding
+         *     ADMIN_ADHERENT, ADMIN_OPCO or another INTERNAL role. Disables the identity-provider account too:
+         *     an inactive user cannot sign in. Deactivating an inactive user changes nothing.
          *
          */
         post: operations["deactivateUser"];
@@ -288,7 +322,8 @@ export interface paths {
         put?: never;
         /**
          * Reactivate a user
-         * @description Same rights as deactivateUser. Reactivating an active user changes nothing.
+         * @description Same rights as deactivateUser. Enables the identity-provider account again. Reactivating an active
+         *     user changes nothing.
          *
          */
         post: operations["reactivateUser"];
@@ -307,19 +342,27 @@ export interface paths {
         };
         /**
          * List invitations (requests for administrator rights)
-         * @description Back-office users only. `status` is a lowercase comma list (pending, approved, rejected);
-         *     absent means all. `search` matches the invitee email or the SIREN, case-insensitive.
+         * @description Back-office users only (any permission; organization users 403). `status` is a lowercase comma list
+         *     (pending, approved, rejected), any case accepted; absent means all. `search` matches the invitee email
+         *     or the SIREN (SIRET), case-insensitive substring. Sorted by `sort` (default createdAt, newest first:
+         *     `order` defaults to desc without `sort`, asc with it), ties broken by id in the same direction.
          *
          */
         get: operations["listInvitations"];
         put?: never;
         /**
          * Request administrator rights or a role assignment
-         * @description Back-office users, or organization users holding USER_CREATE for their own organizations.
+         * @description Needs USER_CREATE. Back-office users: any organization, any role but ADMIN_OPCO (403). Organization
+         *     users: only organizations in their scope (404 otherwise) and only ADMIN_ADHERENT (asking for an
+         *     administrator) or an EXTERNAL role (403 otherwise).
          *     The organization is the query `organizationId`, else the body `organizationCode`; one of them
-         *     is needed (400 otherwise) and an unknown one answers 404. The sender is the signed-in user
-         *     (`metadata.senderEmail` is informative only). A pending invitation for the same email,
-         *     organization and role answers 409.
+         *     is needed (400 otherwise; 400 when both name different organizations) and an unknown one answers 404.
+         *     An unknown `roleCode` answers 400. NEW_ADMIN needs an INTERNAL role; an INTERNAL role goes on a SIREN,
+         *     an EXTERNAL one on a SIRET (400 otherwise). For a NEW_ADMIN whose email has no account yet,
+         *     `metadata.userProfile` needs firstName and lastName (spec §5 rules, 400 with fieldErrors).
+         *     An email of a back-office account answers 409. The sender is the signed-in user
+         *     (`metadata.senderEmail` is informative only). A pending invitation for the same email
+         *     (case-insensitive), organization and role answers 409 ('… déjà en attente … already exists …').
          *
          */
         post: operations["createInvitation"];
@@ -366,9 +409,12 @@ export interface paths {
         put?: never;
         /**
          * Approve a pending invitation
-         * @description Back-office users only. Only a PENDING invitation can be decided (409 otherwise).
-         *     Approval assigns the role in the organization, creating the user first for a new user;
-         *     the validator is the signed-in user.
+         * @description Back-office users holding USER_CREATE (403 otherwise). Only a PENDING invitation can be decided
+         *     (409 'Cette demande a déjà été traitée.' otherwise, also for the loser of two simultaneous decisions).
+         *     Approval assigns the role in the organization (inherited by its SIRETs when it is a SIREN). A NEW_ADMIN
+         *     whose email has no account first creates it (user from metadata.userProfile, identity-provider account,
+         *     'account.invitation' e-mail with a set-up link); a ROLE_ASSIGNMENT needs an existing account (409).
+         *     The validator is the signed-in user; the requester receives an 'invitation.approved' e-mail.
          *
          */
         post: operations["approveInvitation"];
@@ -392,8 +438,10 @@ export interface paths {
         put?: never;
         /**
          * Reject a pending invitation with a reason
-         * @description Back-office users only. Only a PENDING invitation can be decided (409 otherwise).
-         *     The reason needs at least 10 characters once trimmed (checked by the server, 400 with fieldErrors).
+         * @description Back-office users holding USER_CREATE (403 otherwise). Only a PENDING invitation can be decided
+         *     (409 'Cette demande a déjà été traitée.' otherwise). The reason needs at least 10 characters once
+         *     trimmed (checked by the server, 400 with fieldErrors on body.rejectionReason); it is stored trimmed
+         *     and sent to the requester in an 'invitation.rejected' e-mail.
          *
          */
         post: operations["rejectInvitation"];
@@ -412,9 +460,13 @@ export interface paths {
         };
         /**
          * List organizations
-         * @description Any signed-in user. Back-office users see every organization; organization users only their own
-         *     organizations and the SIRETs of their SIRENs. `limit` is an alias of `pageSize` and wins when given.
-         *     `search` matches the code or the name, case-insensitive. `parentId` keeps the SIRETs of that SIREN.
+         * @description Back-office users see every organization. Organization users need ORG_LIST (SIREN search of the
+         *     edit page), USER_LIST (SIREN filter of the users list) or USER_CREATE (SIREN step of the creation
+         *     wizard), else 403; they see only their own organizations (held SIRENs and SIRETs, the SIRETs of a
+         *     SIREN held with inheritsToChildren) and the parent SIREN of each SIRET they hold.
+         *     `limit` is an alias of `pageSize` and wins when given. `search` matches a substring of the code or
+         *     of the name, case-insensitive. `parentId` keeps the SIRETs of that SIREN; `type` keeps SIRENs or SIRETs.
+         *     Sorted by code. `total` and `totalCount` are exact.
          *
          */
         get: operations["listOrganizations"];
@@ -438,7 +490,9 @@ export interface paths {
         };
         /**
          * One organization by its SIREN or SIRET
-         * @description Same visibility as listOrganizations; an organization out of reach answers 404.
+         * @description Any signed-in user, no permission needed (screens name the organizations they show). Same
+         *     visibility as listOrganizations: an organization out of reach answers 404, exactly as a missing one.
+         *
          */
         get: operations["getOrganizationByCode"];
         put?: never;
@@ -460,7 +514,9 @@ export interface paths {
         };
         /**
          * One organization by id
-         * @description Same visibility as listOrganizations; an organization out of reach answers 404.
+         * @description Any signed-in user, no permission needed (screens name the organizations they show). Same
+         *     visibility as listOrganizations: an organization out of reach answers 404, exactly as a missing one.
+         *
          */
         get: operations["getOrganization"];
         put?: never;
@@ -479,9 +535,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List every role
-         * @description Any signed-in user. Answers every role, INTERNAL ones included (the administrator request
-         *     wizard offers only INTERNAL roles); the screens filter what they offer (spec §5).
+         * List the roles
+         * @description Any signed-in user, each role with its permissions. Back-office users get every role, INTERNAL
+         *     ones included. Organization users get the EXTERNAL roles plus ADMIN_ADHERENT (the role of the
+         *     administrator they may request for their SIREN); never ADMIN_OPCO or another INTERNAL role.
+         *     The screens filter further what they offer (spec §5). Sorted by id.
          *
          */
         get: operations["listRoles"];
@@ -502,8 +560,10 @@ export interface paths {
         };
         /**
          * Audit trail of changes
-         * @description Back-office users only. Newest entries first. `organizationId` keeps entries about that
-         *     organization; `userId` keeps entries whose actor or subject is that user.
+         * @description Back-office users holding USER_LIST only (the entries carry users' personal details, which USER_LIST
+         *     guards); anyone else gets 403. Newest entries first. `userId` keeps the entries about that user
+         *     (entityType user, entityId the user's id); `organizationId` keeps the entries about that organization;
+         *     `action` keeps one kind of change. `total` and `totalCount` are exact.
          *
          */
         get: operations["listAuditEntries"];
@@ -811,7 +871,7 @@ export interface components {
             entityId: string;
             /** Format: uuid */
             organizationId: string | null;
-            /** @description What changed, by field (for example {"isActive":{"from":true,"to":false}}) */
+            /** @description What changed, by field (for example {"isActive":{"before":true,"after":false}}), or a description of the change */
             changes: {
                 [key: string]: unknown;
             };
@@ -825,33 +885,66 @@ export interface components {
             pageSize: number;
             totalPages: number;
         };
+        /** @description First name, last name or city of a user. Spec §5, checked by the server with its French messages in
+         *     fieldErrors: at least 2 characters ('Minimum 2 caractères requis'); letters, spaces, hyphens,
+         *     apostrophes ('Seules les lettres, espaces, tirets et apostrophes sont autorisés').
+         *      */
+        UserNameInput: string;
+        /**
+         * @description A user's email. Spec §5, checked by the server ('Adresse email invalide'); unique, case-insensitive.
+         * @example marie.dupont@exemple.fr
+         */
+        UserEmailInput: string;
+        /** @description Spec §5, checked by the server (2 to 100 characters; letters, digits, spaces, - ' & . /) */
+        UserJobTitleInput: string;
+        /**
+         * @description Optional French number (+33 or 0, then 1-9 and 8 digits, spaces ignored), or empty or null.
+         *     Spec §5, checked by the server ('Numéro de téléphone français invalide').
+         *
+         * @example 06 12 34 56 78
+         * @example +33612345678
+         */
+        UserPhoneInput: string | null;
+        /** @description Required, not blank (checked by the server, 'Ce champ est obligatoire') */
+        UserStreetInput: string;
+        /**
+         * @description 5 digits (checked by the server, 'Le code postal doit contenir 5 chiffres')
+         * @example 75001
+         */
+        UserPostalCodeInput: string;
+        /** @description Role ids; the user ends with 1 to 5 distinct roles (checked by the server with the messages of
+         *     spec §5: 'Veuillez sélectionner au moins un rôle.', 'Vous avez atteint la limite de 5 rôles.')
+         *      */
+        UserRoleIds: components["schemas"]["RoleId"][];
         /** @description The creation wizard's payload */
         CreateUserRequest: {
-            nom: components["schemas"]["NameText"];
-            prenom: components["schemas"]["NameText"];
-            email: components["schemas"]["EmailAddress"];
+            nom: components["schemas"]["UserNameInput"];
+            prenom: components["schemas"]["UserNameInput"];
+            email: components["schemas"]["UserEmailInput"];
+            /** @description At least one (checked by the server, 'At least one organization (SIRET) must be selected to create a user') */
             sirets: components["schemas"]["SiretCode"][];
-            /** @description Role codes */
+            /** @description Role codes; 1 to 5 distinct ones (checked by the server with the messages of spec §5) */
             roles: components["schemas"]["RoleCode"][];
-            phoneNumber: components["schemas"]["OptionalPhoneNumber"];
-            jobTitle: components["schemas"]["JobTitle"];
-            mobilePhone?: components["schemas"]["FreePhoneNumber"];
-            street: components["schemas"]["Street"];
-            postalCode: components["schemas"]["PostalCode"];
-            city: components["schemas"]["NameText"];
+            phoneNumber: components["schemas"]["UserPhoneInput"];
+            jobTitle: components["schemas"]["UserJobTitleInput"];
+            mobilePhone?: components["schemas"]["UserPhoneInput"];
+            street: components["schemas"]["UserStreetInput"];
+            postalCode: components["schemas"]["UserPostalCodeInput"];
+            city: components["schemas"]["UserNameInput"];
+            /** @description Informative; the types of the roles decide where they are assigned */
             hasInternalRole: boolean;
         };
         UpdateUserRequest: {
-            firstName: components["schemas"]["NameText"];
-            lastName: components["schemas"]["NameText"];
-            email: components["schemas"]["EmailAddress"];
+            firstName: components["schemas"]["UserNameInput"];
+            lastName: components["schemas"]["UserNameInput"];
+            email: components["schemas"]["UserEmailInput"];
             /** @description JSON text (for example holding jobTitle, street, postalCode, city); null clears it */
             metadata: string | null;
         };
         FullUpdateUserRequest: {
-            firstName: components["schemas"]["NameText"];
-            lastName: components["schemas"]["NameText"];
-            email: components["schemas"]["EmailAddress"];
+            firstName: components["schemas"]["UserNameInput"];
+            lastName: components["schemas"]["UserNameInput"];
+            email: components["schemas"]["UserEmailInput"];
             jobTitle: components["schemas"]["EditableText100"];
             phoneNumber: components["schemas"]["FreePhoneNumber"];
             mobilePhone: components["schemas"]["FreePhoneNumber"];
@@ -859,35 +952,37 @@ export interface components {
             city: components["schemas"]["EditableText100"];
             postalCode: components["schemas"]["EditablePostalCode"];
             isActive: boolean;
+            /** @description At least one (checked by the server, 'Veuillez sélectionner au moins un rôle.') */
             roleAssignments: components["schemas"]["RoleAssignmentInput"][];
             version?: components["schemas"]["Version"];
         };
         CreateUserCompleteRequest: {
-            email: components["schemas"]["EmailAddress"];
-            firstName: components["schemas"]["NameText"];
-            lastName: components["schemas"]["NameText"];
-            jobTitle: components["schemas"]["JobTitle"];
-            phoneNumber?: components["schemas"]["OptionalPhoneNumber"];
-            mobilePhone?: components["schemas"]["FreePhoneNumber"];
-            street: components["schemas"]["Street"];
-            postalCode: components["schemas"]["PostalCode"];
-            city: components["schemas"]["NameText"];
-            /** @description SIRETs, plus the SIREN when an INTERNAL role is chosen */
+            email: components["schemas"]["UserEmailInput"];
+            firstName: components["schemas"]["UserNameInput"];
+            lastName: components["schemas"]["UserNameInput"];
+            jobTitle: components["schemas"]["UserJobTitleInput"];
+            phoneNumber?: components["schemas"]["UserPhoneInput"];
+            mobilePhone?: components["schemas"]["UserPhoneInput"];
+            street: components["schemas"]["UserStreetInput"];
+            postalCode: components["schemas"]["UserPostalCodeInput"];
+            city: components["schemas"]["UserNameInput"];
+            /** @description SIRETs (at least one), plus the SIREN when an INTERNAL role is chosen */
             organizationCodes: components["schemas"]["OrganizationCode"][];
-            roleIds: components["schemas"]["RoleIds"];
+            roleIds: components["schemas"]["UserRoleIds"];
         };
         UpdateUserCompleteRequest: {
-            firstName: components["schemas"]["NameText"];
-            lastName: components["schemas"]["NameText"];
-            email: components["schemas"]["EmailAddress"];
+            firstName: components["schemas"]["UserNameInput"];
+            lastName: components["schemas"]["UserNameInput"];
+            email: components["schemas"]["UserEmailInput"];
             jobTitle: components["schemas"]["EditableText100"];
             phoneNumber: components["schemas"]["FreePhoneNumber"];
             mobilePhone: components["schemas"]["FreePhoneNumber"];
             street: components["schemas"]["EditableText200"];
             postalCode: components["schemas"]["EditablePostalCode"];
             city: components["schemas"]["EditableText100"];
+            /** @description SIRENs and SIRETs; at least one SIRET, and one per SIREN given (checked by the server) */
             organizationCodes: components["schemas"]["OrganizationCode"][];
-            roleIds: components["schemas"]["RoleIds"];
+            roleIds: components["schemas"]["UserRoleIds"];
             version?: components["schemas"]["Version"];
         };
         /** @description A detail field of the edit page (not checked there, spec §5); null or '' clears it */
@@ -918,6 +1013,7 @@ export interface components {
             inheritsToChildren?: boolean;
         };
         ReplaceUserRolesRequest: {
+            /** @description At least one (checked by the server, 'Veuillez sélectionner au moins un rôle.') */
             assignments: components["schemas"]["RoleAssignmentInput"][];
         };
         CreateInvitationRequest: {
@@ -1075,6 +1171,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1158,6 +1255,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1243,6 +1341,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1613,6 +1712,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1639,6 +1739,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1665,6 +1766,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1688,6 +1790,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

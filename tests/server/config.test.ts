@@ -11,6 +11,14 @@ const production = {
   DATABASE_URL: 'postgres://portail@db/portail',
 };
 
+/** Microsoft Graph, the account directory b2c and entra need (tests/server/graph-directory-config.test.ts). */
+const graph = {
+  GRAPH_TENANT_ID: '00000000-0000-4000-8000-000000000001',
+  GRAPH_CLIENT_ID: 'graph-client',
+  GRAPH_CLIENT_SECRET: 'graph-secret',
+  GRAPH_TENANT_DOMAIN: 'opcosante.onmicrosoft.com',
+};
+
 const b2c = {
   ...production,
   IDENTITY_PROVIDER: 'b2c',
@@ -18,6 +26,7 @@ const b2c = {
   B2C_TENANT: 'opcosante',
   B2C_SIGN_IN_POLICY: 'B2C_1_signin',
   B2C_PASSWORD_RESET_POLICY: 'B2C_1_reset',
+  ...graph,
 };
 
 const oidc = {
@@ -141,7 +150,7 @@ describe('readConfig in production', () => {
   );
 
   it('builds Entra External ID from its tenant subdomain: one authority, no reset policy, AAD mode', () => {
-    const env = { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://portail.example.fr', MEMBER_AREA_URL: 'https://adherent.example.fr', TLS: 'off', IDENTITY_PROVIDER: 'entra', ENTRA_TENANT_SUBDOMAIN: 'opcosante', AUTH_CLIENT_ID: 'client-789' };
+    const env = { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://portail.example.fr', MEMBER_AREA_URL: 'https://adherent.example.fr', TLS: 'off', IDENTITY_PROVIDER: 'entra', ENTRA_TENANT_SUBDOMAIN: 'opcosante', AUTH_CLIENT_ID: 'client-789', ...graph };
     expect(readConfig(env).auth).toEqual({
       kind: 'entra',
       clientId: 'client-789',

@@ -9,6 +9,8 @@ import { migrate } from '../../../server/db/migrate.ts';
 import { DEMO_ACCOUNTS, seedDemoData } from '../../../server/db/seed.ts';
 import { loadSigningKeys, type SigningKeys } from '../../../server/idp/signing-keys.ts';
 import { verifierFor } from '../../../server/auth/token-verifier.ts';
+import type { IdentityDirectory } from '../../../server/idp/directory.ts';
+import type { DatabaseHandle } from '../../../server/db/database.ts';
 import { createTestDatabase, type Backend, type TestDatabase } from '../db/test-databases.ts';
 
 export interface TestApp {
@@ -24,16 +26,33 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Another identity directory than the local provider's table (e.g. one that fails). */
+  directory?: IdentityDirectory;
+  /** The handle the server gets, e.g. one counting statements (./statement-counter.ts); seeding uses the plain one. */
+  wrapDatabase?: (handle: DatabaseHandle) => DatabaseHandle;
+  /** More settings for readConfig, e.g. SMTP_URL. */
+  env?: Record<string, string>;
+}
+
 /** The real server, in-process, on a fresh migrated and seeded database of the given backend. */
-export async function startTestApp(backend: Backend): Promise<TestApp> {
+export async function startTestApp(backend: Backend, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portail-api-'));
-  const config = readConfig({ DATA_DIR: dataDir, PORT: '8443', LOG_LEVEL: 'silent', WEB_ROOT: path.join(dataDir, 'no-web') });
+  const config = readConfig({ DATA_DIR: dataDir, PORT: '8443', LOG_LEVEL: 'silent', WEB_ROOT: path.join(dataDir, 'no-web'), ...options.env });
   const database = await createTestDatabase(backend);
   await migrate(database.handle);
   await seedDemoData(database.handle);
   const keys = await loadSigningKeys(dataDir);
   const verifyToken = await verifierFor(config.auth, keys.publicJwks);
-  const app = await buildApp({ config, database: database.handle, verifyToken, signingKeys: keys, tls: null, demoAccounts: DEMO_ACCOUNTS });
+  const app = await buildApp({
+    config,
+    database: options.wrapDatabase ? options.wrapDatabase(database.handle) : database.handle,
+    verifyToken,
+    signingKeys: keys,
+    tls: null,
+    demoAccounts: DEMO_ACCOUNTS,
+    ...(options.directory ? { directory: options.directory } : {}),
+  });
   await app.ready();
   const issuer = `${config.publicOrigin}/oidc`;
   const audience = config.auth.clientId;

@@ -1,0 +1,314 @@
+// The writes of invitations: creation, approval, rejection. Each is one transaction holding its audit
+// entries and its e-mails (outbox); a failure leaves no trace. A decision is a conditional UPDATE
+// (… WHERE status = 'PENDING'): of two deciders, on one process or several, exactly one wins.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { writeAudit } from './audit.ts';
+import type { Database, InvitationRow, InvitationType, JsonValue } from './schema.ts';
+import type { OrganizationRef, RoleRef } from './invitations-repo.ts';
+import type { IdentityDirectory } from '../idp/directory.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import { accountInvitationMail, invitationApprovedMail, invitationRejectedMail, type InvitationMailInput } from '../mail/templates.ts';
+
+/** A refusal the caller answers as 404 or 409 with this French message. */
+export class InvitationRefusal extends Error {
+  readonly kind: 'notFound' | 'conflict';
+  constructor(kind: 'notFound' | 'conflict', message: string) {
+    super(message);
+    this.name = 'InvitationRefusal';
+    this.kind = kind;
+  }
+}
+
+export const REFUSALS = {
+  notFound: 'Aucune invitation trouvée.',
+  alreadyDecided: 'Cette demande a déjà été traitée.',
+  // The SPA recognises 'déjà en attente' and 'already exists' (spec §8).
+  duplicatePending:
+    'Une invitation est déjà en attente pour cette combinaison (email, organisation, rôle). An invitation already exists for this combination.',
+  organizationGone: "L'organisation de cette demande n'existe plus : la demande ne peut pas être approuvée.",
+  roleGone: "Le rôle de cette demande n'existe plus : la demande ne peut pas être approuvée.",
+  noAccount: (email: string) =>
+    `Aucun compte n'existe pour « ${email} » : le rôle ne peut pas être attribué. Approuvez d'abord sa demande d'administrateur, ou rejetez cette demande.`,
+  noName: (email: string) => `La demande ne donne ni le prénom ni le nom de « ${email} » : son compte ne peut pas être créé.`,
+  backOfficeAccount: (email: string) => `« ${email} » est un compte du back-office : un rôle d'organisation ne peut pas lui être attribué.`,
+  emailTaken: (email: string) => `Un compte vient d'être créé pour « ${email} » par ailleurs ; réessayez.`,
+} as const;
+
+export interface Decider {
+  userId: string;
+  email: string;
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const e = error as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === '23505' && e.constraint === constraint;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creation
+
+export interface UserProfileInput {
+  firstName?: string | null;
+  lastName?: string | null;
+  phoneNumber?: string | null;
+  jobTitle?: string | null;
+  mobilePhone?: string | null;
+  street?: string | null;
+  city?: string | null;
+  postalCode?: string | null;
+}
+
+export interface NewInvitationInput {
+  inviteeEmail: string;
+  invitationType: InvitationType;
+  organization: OrganizationRef;
+  role: RoleRef;
+  sender: Decider;
+  /** Kept as given (informative; an approval creating an account reads userProfile from it). */
+  metadata: { userProfile?: UserProfileInput; isNewUser?: boolean; senderEmail?: string | null } | null;
+}
+
+export async function createInvitation(db: Kysely<Database>, input: NewInvitationInput): Promise<InvitationRow> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('invitations')
+        .values({
+          invitee_email: input.inviteeEmail.trim(),
+          organization_id: input.organization.id,
+          organization_code: input.organization.code,
+          organization_name: input.organization.name,
+          role_id: input.role.id,
+          role_code: input.role.code,
+          role_name: input.role.name,
+          invitation_type: input.invitationType,
+          sender_user_id: input.sender.userId,
+          sender_email: input.sender.email,
+          metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await writeAudit(trx, {
+        actor: input.sender,
+        action: 'invitation.create',
+        entityType: 'invitation',
+        entityId: row.id,
+        organizationId: row.organization_id,
+        changes: {
+          inviteeEmail: row.invitee_email,
+          invitationType: row.invitation_type,
+          organizationCode: row.organization_code,
+          roleCode: row.role_code,
+        },
+      });
+      return row;
+    });
+  } catch (error) {
+    // Two requests at the same moment: the partial unique index lets one through.
+    if (isUniqueViolation(error, 'invitations_one_pending_key')) throw new InvitationRefusal('conflict', REFUSALS.duplicatePending);
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decisions
+
+/** Why a conditional decision matched no row: none with that id, or it is no longer pending. */
+async function refusalFor(trx: Transaction<Database>, id: number): Promise<InvitationRefusal> {
+  const row = await trx.selectFrom('invitations').select('status').where('id', '=', id).executeTakeFirst();
+  return row ? new InvitationRefusal('conflict', REFUSALS.alreadyDecided) : new InvitationRefusal('notFound', REFUSALS.notFound);
+}
+
+function decide(trx: Transaction<Database>, id: number, decider: Decider, values: { status: 'APPROVED' } | { status: 'REJECTED'; rejection_reason: string }) {
+  return trx
+    .updateTable('invitations')
+    .set({
+      ...values,
+      validator_user_id: decider.userId,
+      validator_email: decider.email,
+      // Never before the request (invitations_processed_after_created), whatever the clocks.
+      processed_at: sql<Date>`greatest(now(), created_at)`,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'PENDING')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+function mailInput(row: InvitationRow): InvitationMailInput {
+  return {
+    senderEmail: row.sender_email,
+    inviteeEmail: row.invitee_email,
+    invitationId: row.id,
+    invitationType: row.invitation_type,
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name,
+    roleName: row.role_name,
+  };
+}
+
+export interface ApprovalContext {
+  decider: Decider;
+  directory: IdentityDirectory;
+  /** The set-up link of a new account's e-mail (accountSetupUrl of server/idp/account-setup.ts). */
+  setupUrl: (subject: string) => string;
+}
+
+export interface ApprovalResult {
+  row: InvitationRow;
+  userId: string;
+  userCreated: boolean;
+}
+
+function profileOf(metadata: JsonValue | null): UserProfileInput {
+  if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) return {};
+  const profile = metadata.userProfile;
+  if (!profile || typeof profile !== 'object' || Array.isArray(profile)) return {};
+  const text = (value: JsonValue | undefined) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+  return {
+    firstName: text(profile.firstName),
+    lastName: text(profile.lastName),
+    phoneNumber: text(profile.phoneNumber),
+    jobTitle: text(profile.jobTitle),
+    mobilePhone: text(profile.mobilePhone),
+    street: text(profile.street),
+    city: text(profile.city),
+    postalCode: text(profile.postalCode),
+  };
+}
+
+/**
+ * Approves a pending invitation: gives its role on its organization to the invitee (inherited by the
+ * SIRETs when the organization is a SIREN). A NEW_ADMIN for an email without an account first creates
+ * the account (portal user from metadata.userProfile, identity-provider account, set-up e-mail);
+ * a ROLE_ASSIGNMENT needs an existing account. The requester is told by e-mail.
+ */
+export async function approveInvitation(db: Kysely<Database>, id: number, context: ApprovalContext): Promise<ApprovalResult> {
+  const { decider, directory } = context;
+  let createdSubject: string | null = null;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await decide(trx, id, decider, { status: 'APPROVED' });
+      if (!row) throw await refusalFor(trx, id);
+
+      const organization = row.organization_id
+        ? await trx.selectFrom('organizations').select(['id', 'code', 'name', 'type']).where('id', '=', row.organization_id).executeTakeFirst()
+        : undefined;
+      if (!organization) throw new InvitationRefusal('conflict', REFUSALS.organizationGone);
+      let role = row.role_id ? await trx.selectFrom('roles').select(['id', 'code', 'name']).where('id', '=', row.role_id).executeTakeFirst() : undefined;
+      role ??= await trx.selectFrom('roles').select(['id', 'code', 'name']).where('code', '=', row.role_code).executeTakeFirst();
+      if (!role) throw new InvitationRefusal('conflict', REFUSALS.roleGone);
+
+      const email = row.invitee_email;
+      // Locked: the account cannot be deleted or changed under this approval.
+      let user = await trx
+        .selectFrom('users')
+        .select(['id', 'user_type', 'first_name', 'last_name'])
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+        .forUpdate()
+        .executeTakeFirst();
+      const inherits = organization.type === 'SIREN';
+      const grant = { organizationId: organization.id, organizationCode: organization.code, roleCode: role.code, inheritsToChildren: inherits };
+      let userCreated = false;
+
+      if (!user) {
+        if (row.invitation_type !== 'NEW_ADMIN') throw new InvitationRefusal('conflict', REFUSALS.noAccount(email));
+        const profile = profileOf(row.metadata);
+        if (!profile.firstName || !profile.lastName) throw new InvitationRefusal('conflict', REFUSALS.noName(email));
+        user = await trx
+          .insertInto('users')
+          .values({
+            email,
+            first_name: profile.firstName,
+            last_name: profile.lastName,
+            job_title: profile.jobTitle ?? null,
+            phone_number: profile.phoneNumber ?? null,
+            mobile_phone: profile.mobilePhone ?? null,
+            street: profile.street ?? null,
+            postal_code: profile.postalCode ?? null,
+            city: profile.city ?? null,
+            user_type: 'ORGANIZATION',
+          })
+          .returning(['id', 'user_type', 'first_name', 'last_name'])
+          .executeTakeFirstOrThrow();
+        userCreated = true;
+        await writeAudit(trx, {
+          actor: decider,
+          action: 'user.create',
+          entityType: 'user',
+          entityId: user.id,
+          organizationId: organization.id,
+          changes: { email, firstName: user.first_name, lastName: user.last_name, userType: 'ORGANIZATION', roles: [grant], invitationId: row.id },
+        });
+      } else if (user.user_type === 'BACKOFFICE') {
+        throw new InvitationRefusal('conflict', REFUSALS.backOfficeAccount(email));
+      }
+
+      // Approving what is already held changes nothing but may widen it to the SIRETs.
+      await trx
+        .insertInto('role_assignments')
+        .values({ user_id: user.id, organization_id: organization.id, role_id: role.id, inherits_to_children: inherits })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'organization_id', 'role_id']).doUpdateSet({
+            inherits_to_children: sql<boolean>`role_assignments.inherits_to_children or excluded.inherits_to_children`,
+          }),
+        )
+        .execute();
+      if (!userCreated) {
+        await trx.updateTable('users').set({ version: sql<number>`version + 1`, updated_at: sql<Date>`now()` }).where('id', '=', user.id).execute();
+        await writeAudit(trx, {
+          actor: decider,
+          action: 'user.roles',
+          entityType: 'user',
+          entityId: user.id,
+          organizationId: organization.id,
+          changes: { added: [grant], invitationId: row.id },
+        });
+      }
+      await writeAudit(trx, {
+        actor: decider,
+        action: 'invitation.approve',
+        entityType: 'invitation',
+        entityId: row.id,
+        organizationId: row.organization_id,
+        changes: { status: { before: 'PENDING', after: 'APPROVED' }, userId: user.id, userCreated },
+      });
+      await enqueueMail(trx, invitationApprovedMail(mailInput(row)));
+
+      if (userCreated) {
+        // The identity provider last: a remote directory cannot join this transaction (see directory.ts).
+        const { subject } = await directory.createAccount(trx, { email, displayName: `${user.first_name} ${user.last_name}` });
+        createdSubject = subject;
+        await trx.updateTable('users').set({ auth_id: subject }).where('id', '=', user.id).execute();
+        await enqueueMail(trx, accountInvitationMail({ email, firstName: user.first_name, lastName: user.last_name, setupUrl: context.setupUrl(subject) }));
+      }
+      return { row, userId: user.id, userCreated };
+    });
+  } catch (error) {
+    // A remote account made for a transaction that did not commit is undone; the local one rolled back with it.
+    if (createdSubject && directory.kind !== 'local') await directory.deleteAccount(db, createdSubject).catch(() => undefined);
+    if (isUniqueViolation(error, 'users_email_lower_key')) {
+      const row = await db.selectFrom('invitations').select('invitee_email').where('id', '=', id).executeTakeFirst();
+      throw new InvitationRefusal('conflict', REFUSALS.emailTaken(row?.invitee_email ?? ''));
+    }
+    throw error;
+  }
+}
+
+/** Rejects a pending invitation with its reason (already checked and trimmed); the requester is told by e-mail. */
+export async function rejectInvitation(db: Kysely<Database>, id: number, reason: string, decider: Decider): Promise<InvitationRow> {
+  return db.transaction().execute(async (trx) => {
+    const row = await decide(trx, id, decider, { status: 'REJECTED', rejection_reason: reason });
+    if (!row) throw await refusalFor(trx, id);
+    await writeAudit(trx, {
+      actor: decider,
+      action: 'invitation.reject',
+      entityType: 'invitation',
+      entityId: row.id,
+      organizationId: row.organization_id,
+      changes: { status: { before: 'PENDING', after: 'REJECTED' }, rejectionReason: reason },
+    });
+    await enqueueMail(trx, invitationRejectedMail({ ...mailInput(row), rejectionReason: reason }));
+    return row;
+  });
+}

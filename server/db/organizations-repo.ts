@@ -1,0 +1,124 @@
+// Organizations (OpenAPI Organization, OrganizationList). A page costs two statements (count, rows) whatever its size.
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database, OrganizationType } from './schema.ts';
+
+/** Which organizations a query may answer (decided by server/policy/organizations.ts): all, or these and the parent SIRENs of the SIRETs among them. */
+export type OrganizationVisibility = { kind: 'all' } | { kind: 'scope'; organizationIds: readonly string[] };
+
+export interface OrganizationDto {
+  id: string;
+  code: string;
+  name: string;
+  type: OrganizationType;
+  parentCode: string | null;
+  parentId: string | null;
+}
+
+export interface OrganizationFilter {
+  visibility: OrganizationVisibility;
+  /** Case-insensitive substring of the name or of the code. */
+  search?: string | undefined;
+  /** Keeps the SIRETs of this SIREN. */
+  parentId?: string | undefined;
+  type?: OrganizationType | undefined;
+}
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+}
+
+type Eb = ExpressionBuilder<Database, 'organizations'>;
+
+const COLUMNS = ['id', 'code', 'name', 'type', 'parent_code', 'parent_id'] as const;
+
+/** LIKE pattern matching `text` anywhere, its wildcards taken literally (backslash is LIKE's default escape). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function visible(eb: Eb, visibility: OrganizationVisibility) {
+  if (visibility.kind === 'all') return eb.lit(true);
+  const ids = visibility.organizationIds;
+  if (ids.length === 0) return eb.lit(false);
+  // Held (or inherited) organizations, and the parent SIREN of each of them that is a SIRET.
+  return eb.or([
+    eb('organizations.id', 'in', ids),
+    eb(
+      'organizations.id',
+      'in',
+      eb
+        .selectFrom('organizations as held')
+        .select('held.parent_id')
+        .where('held.id', 'in', ids)
+        .where('held.parent_id', 'is not', null)
+        .$narrowType<{ parent_id: string }>(),
+    ),
+  ]);
+}
+
+function matching(eb: Eb, filter: OrganizationFilter) {
+  const conditions = [visible(eb, filter.visibility)];
+  const search = filter.search?.trim();
+  if (search) {
+    // Served by the trigram indexes on lower(name) and on code. A code typed with spaces ('123 456 789') still matches.
+    const code = /^[\d\s]+$/.test(search) ? search.replace(/\s+/g, '') : search;
+    conditions.push(
+      eb.or([
+        eb(eb.fn('lower', ['organizations.name']), 'like', eb.fn('lower', [eb.val(containsPattern(search))])),
+        eb('organizations.code', 'like', containsPattern(code)),
+      ]),
+    );
+  }
+  if (filter.parentId) conditions.push(eb('organizations.parent_id', '=', filter.parentId));
+  if (filter.type) conditions.push(eb('organizations.type', '=', filter.type));
+  return eb.and(conditions);
+}
+
+function toDto(row: { id: string; code: string; name: string; type: OrganizationType; parent_code: string | null; parent_id: string | null }): OrganizationDto {
+  return { id: row.id, code: row.code, name: row.name, type: row.type, parentCode: row.parent_code, parentId: row.parent_id };
+}
+
+/** The organizations a filter keeps, before selecting anything (tests EXPLAIN it). */
+export function organizationsMatching(db: Kysely<Database>, filter: OrganizationFilter) {
+  return db.selectFrom('organizations').where((eb) => matching(eb, filter));
+}
+
+/** One page sorted by code (unique, hence stable), and the exact number of matching organizations. */
+export async function listOrganizations(db: Kysely<Database>, filter: OrganizationFilter, page: PageRequest): Promise<{ items: OrganizationDto[]; total: number }> {
+  const [counted, rows] = await Promise.all([
+    organizationsMatching(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+    organizationsMatching(db, filter)
+      .select(COLUMNS)
+      .orderBy('organizations.code')
+      .orderBy('organizations.id')
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize)
+      .execute(),
+  ]);
+  return { items: rows.map(toDto), total: Number(counted.total) };
+}
+
+/** The organization with this id if the visibility reaches it, else null (one statement). */
+export async function findOrganizationById(db: Kysely<Database>, id: string, visibility: OrganizationVisibility): Promise<OrganizationDto | null> {
+  const row = await db
+    .selectFrom('organizations')
+    .select(COLUMNS)
+    .where('organizations.id', '=', id)
+    .where((eb) => visible(eb, visibility))
+    .executeTakeFirst();
+  return row ? toDto(row) : null;
+}
+
+/** The organization with this SIREN or SIRET if the visibility reaches it, else null (one statement). */
+export async function findOrganizationByCode(db: Kysely<Database>, code: string, visibility: OrganizationVisibility): Promise<OrganizationDto | null> {
+  const row = await db
+    .selectFrom('organizations')
+    .select(COLUMNS)
+    .where('organizations.code', '=', code)
+    .where((eb) => visible(eb, visibility))
+    .executeTakeFirst();
+  return row ? toDto(row) : null;
+}

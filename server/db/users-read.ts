@@ -1,0 +1,254 @@
+// Reading users: the list (a bounded number of statements whatever the page size), one user, their assignments.
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { Actor } from '../policy/actor.ts';
+import type { UserScope } from '../policy/users.ts';
+import type { Database, OrganizationType, RoleType, UserRow } from './schema.ts';
+
+export type { UserRow } from './schema.ts';
+
+export interface AssignmentRecord {
+  id: string;
+  userId: string;
+  organizationId: string;
+  organizationCode: string;
+  organizationName: string;
+  organizationType: OrganizationType;
+  parentId: string | null;
+  parentCode: string | null;
+  inheritsToChildren: boolean;
+  roleId: number;
+  roleCode: string;
+  roleName: string;
+  roleType: RoleType;
+  rolePermissions: string[];
+}
+
+export interface OrganizationRecord {
+  id: string;
+  code: string;
+  name: string;
+  type: OrganizationType;
+  parentId: string | null;
+  parentCode: string | null;
+}
+
+export interface RoleRecord {
+  id: number;
+  code: string;
+  name: string;
+  type: RoleType;
+  color: string | null;
+  permissions: string[];
+}
+
+/** ORG_ADMIN is accepted as an alias of ADMIN_ADHERENT (spec §3, demo data). */
+export function canonicalRoleCode(code: string): string {
+  return code === 'ORG_ADMIN' ? 'ADMIN_ADHERENT' : code;
+}
+
+/** The actor's reach for user decisions (one statement for organization users, none for back-office). */
+export async function loadUserScope(db: Kysely<Database>, actor: Actor): Promise<UserScope | null> {
+  if (actor.scope === null) return null;
+  const ids = [...actor.scope];
+  const parents = ids.length
+    ? await db.selectFrom('organizations').select('parent_id').distinct().where('id', 'in', ids).where('parent_id', 'is not', null).execute()
+    : [];
+  return { organizationIds: actor.scope, parentIds: new Set(parents.map((p) => p.parent_id as string)) };
+}
+
+export async function findUser(db: Kysely<Database>, id: string, options: { forUpdate?: boolean } = {}): Promise<UserRow | undefined> {
+  const query = db.selectFrom('users').selectAll().where('id', '=', id);
+  return options.forUpdate ? query.forUpdate().executeTakeFirst() : query.executeTakeFirst();
+}
+
+const rolePermissions = sql<string[]>`coalesce((select array_agg(rp.permission_code order by rp.permission_code)
+  from role_permissions rp where rp.role_id = r.id), '{}'::text[])`;
+
+/** Every assignment of these users, with organization and role, in one statement. */
+export async function loadAssignments(db: Kysely<Database>, userIds: readonly string[]): Promise<AssignmentRecord[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('role_assignments as ra')
+    .innerJoin('organizations as o', 'o.id', 'ra.organization_id')
+    .innerJoin('roles as r', 'r.id', 'ra.role_id')
+    .where('ra.user_id', 'in', [...userIds])
+    .select([
+      'ra.id',
+      'ra.user_id',
+      'ra.inherits_to_children',
+      'o.id as organization_id',
+      'o.code as organization_code',
+      'o.name as organization_name',
+      'o.type as organization_type',
+      'o.parent_id',
+      'o.parent_code',
+      'r.id as role_id',
+      'r.code as role_code',
+      'r.name as role_name',
+      'r.type as role_type',
+    ])
+    .select(rolePermissions.as('role_permissions'))
+    .orderBy('o.code')
+    .orderBy('r.code')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    userId: row.user_id,
+    organizationId: row.organization_id,
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name,
+    organizationType: row.organization_type,
+    parentId: row.parent_id,
+    parentCode: row.parent_code,
+    inheritsToChildren: row.inherits_to_children,
+    roleId: row.role_id,
+    roleCode: row.role_code,
+    roleName: row.role_name,
+    roleType: row.role_type,
+    rolePermissions: row.role_permissions,
+  }));
+}
+
+export async function findOrganization(db: Kysely<Database>, id: string): Promise<OrganizationRecord | undefined> {
+  const row = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toOrganization(row) : undefined;
+}
+
+export function toOrganization(row: { id: string; code: string; name: string; type: OrganizationType; parent_id: string | null; parent_code: string | null }): OrganizationRecord {
+  return { id: row.id, code: row.code, name: row.name, type: row.type, parentId: row.parent_id, parentCode: row.parent_code };
+}
+
+/** Every role with its permissions, by code (one statement). */
+export async function loadRoles(db: Kysely<Database>): Promise<RoleRecord[]> {
+  const rows = await db
+    .selectFrom('roles as r')
+    .select(['r.id', 'r.code', 'r.name', 'r.type', 'r.color'])
+    .select(rolePermissions.as('permissions'))
+    .orderBy('r.id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, code: r.code, name: r.name, type: r.type, color: r.color, permissions: r.permissions }));
+}
+
+/**
+ * Organizations that can be offered on the edit page: these ids, plus (for `withChildrenOf`) every
+ * SIRET of these SIRENs. Sorted by code.
+ */
+export async function loadOrganizationsForEdit(
+  db: Kysely<Database>,
+  input: { ids: readonly string[]; withChildrenOf: readonly string[] },
+): Promise<OrganizationRecord[]> {
+  if (input.ids.length === 0 && input.withChildrenOf.length === 0) return [];
+  const rows = await db
+    .selectFrom('organizations')
+    .selectAll()
+    .where((eb) => {
+      const conditions: Expression<SqlBool>[] = [];
+      if (input.ids.length) conditions.push(eb('id', 'in', [...input.ids]));
+      if (input.withChildrenOf.length) conditions.push(eb('parent_id', 'in', [...input.withChildrenOf]));
+      return eb.or(conditions);
+    })
+    .orderBy('code')
+    .execute();
+  return rows.map(toOrganization);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list.
+
+export type UserSort = 'name' | 'email' | 'lastLogin';
+
+export interface UserListQuery {
+  page: number;
+  pageSize: number;
+  search?: string;
+  /** The filter organization, already found (its type and parent decide the condition). */
+  organization?: OrganizationRecord;
+  roleCode?: string;
+  includeInactive: boolean;
+  sort: UserSort;
+  order: 'asc' | 'desc';
+  /** Organization users: only users holding a role within this reach. Null: everyone. */
+  scope: UserScope | null;
+}
+
+export interface UserListPage {
+  rows: UserRow[];
+  assignments: AssignmentRecord[];
+  total: number;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+type UsersEb = ExpressionBuilder<Database, 'users'>;
+
+function userFilter(eb: UsersEb, query: UserListQuery): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = [];
+  if (!query.includeInactive) conditions.push(eb('users.is_active', '=', true));
+  const search = query.search?.trim();
+  if (search) {
+    // The trigram-indexed expressions of migration 0001.
+    const pattern = `%${escapeLike(search)}%`;
+    conditions.push(
+      eb.or([
+        sql<SqlBool>`lower(users.first_name || ' ' || users.last_name) like lower(${pattern})`,
+        sql<SqlBool>`lower(users.email) like lower(${pattern})`,
+      ]),
+    );
+  }
+  const { organization, roleCode, scope } = query;
+  if (organization || roleCode || scope) {
+    // One assignment must satisfy every assignment condition: 'holds role R in organization O, within the reach'.
+    conditions.push(
+      eb.exists(
+        eb
+          .selectFrom('role_assignments as ra')
+          .select(sql.lit(1).as('one'))
+          .whereRef('ra.user_id', '=', 'users.id')
+          .where((inner) => {
+            const on: Expression<SqlBool>[] = [];
+            if (organization) {
+              const alternatives: Expression<SqlBool>[] = [inner('ra.organization_id', '=', organization.id)];
+              if (organization.type === 'SIREN') {
+                alternatives.push(inner('ra.organization_id', 'in', inner.selectFrom('organizations as child').select('child.id').where('child.parent_id', '=', organization.id)));
+              } else if (organization.parentId) {
+                alternatives.push(inner.and([inner('ra.inherits_to_children', '=', true), inner('ra.organization_id', '=', organization.parentId)]));
+              }
+              on.push(inner.or(alternatives));
+            }
+            if (roleCode) {
+              on.push(inner('ra.role_id', 'in', inner.selectFrom('roles as fr').select('fr.id').where('fr.code', '=', canonicalRoleCode(roleCode))));
+            }
+            if (scope) {
+              const reach: Expression<SqlBool>[] = [];
+              if (scope.organizationIds.size) reach.push(inner('ra.organization_id', 'in', [...scope.organizationIds]));
+              if (scope.parentIds.size) reach.push(inner.and([inner('ra.inherits_to_children', '=', true), inner('ra.organization_id', 'in', [...scope.parentIds])]));
+              on.push(reach.length ? inner.or(reach) : sql<SqlBool>`false`);
+            }
+            return inner.and(on);
+          }),
+      ),
+    );
+  }
+  return eb.and(conditions);
+}
+
+/** One page of users: three statements (count, page, the page's assignments) whatever the page size. */
+export async function listUsersPage(db: Kysely<Database>, query: UserListQuery): Promise<UserListPage> {
+  const counted = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where((eb) => userFilter(eb, query))
+    .executeTakeFirstOrThrow();
+  const total = Number(counted.total);
+  const offset = (query.page - 1) * query.pageSize;
+  if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
+
+  const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
+  let page = db.selectFrom('users').selectAll().where((eb) => userFilter(eb, query));
+  if (query.sort === 'email') page = page.orderBy(sql`lower(users.email) ${direction}`);
+  else if (query.sort === 'lastLogin') page = page.orderBy(sql`users.last_login_at ${direction} nulls last`);
+  else page = page.orderBy(sql`lower(users.last_name || users.first_name) ${direction}`);
+  const rows = await page.orderBy(sql`users.id ${direction}`).limit(query.pageSize).offset(offset).execute();
+  const assignments = await loadAssignments(db, rows.map((r) => r.id));
+  return { rows, assignments, total };
+}

@@ -1,0 +1,83 @@
+/**
+ * The portal's e-mails, in French. Each function answers what the outbox stores
+ * ({ kind, recipient, subject, body }, plain text); nothing here sends anything.
+ * Write one with `enqueueMail(trx, mail)` (./outbox.ts) in the transaction of the change it announces.
+ */
+import type { OutboxKind } from '../db/schema.ts';
+
+export interface OutboxMail {
+  kind: OutboxKind;
+  recipient: string;
+  subject: string;
+  body: string;
+}
+
+const SIGNATURE = "\n--\nPortail Habilitations\nCe message est envoyé automatiquement, merci de ne pas y répondre.\n";
+
+function fullName(firstName: string | null | undefined, lastName: string | null | undefined): string {
+  return [firstName, lastName].map((part) => part?.trim() ?? '').filter(Boolean).join(' ');
+}
+
+/**
+ * A new account: how to sign in the first time. `setupUrl` comes from `accountSetupUrl(subject)`
+ * (server/idp/account-setup.ts): a single-use link to choose a password at the local provider,
+ * or the portal's sign-in page with an external identity provider.
+ */
+export function accountInvitationMail(input: { email: string; firstName: string; lastName: string; setupUrl: string }): OutboxMail {
+  const name = fullName(input.firstName, input.lastName);
+  return {
+    kind: 'account.invitation',
+    recipient: input.email,
+    subject: 'Votre compte sur le Portail Habilitations',
+    body: [
+      `Bonjour${name ? ` ${name}` : ''},`,
+      '',
+      `Un compte a été créé pour vous sur le Portail Habilitations avec l'adresse ${input.email}.`,
+      'Pour y accéder la première fois, ouvrez le lien ci-dessous :',
+      '',
+      input.setupUrl,
+      '',
+      "Si vous n'attendiez pas ce message, vous pouvez l'ignorer.",
+      SIGNATURE,
+    ].join('\n'),
+  };
+}
+
+export interface InvitationMailInput {
+  /** The person who made the request: the e-mail goes to them. */
+  senderEmail: string;
+  inviteeEmail: string;
+  invitationId: number;
+  invitationType: 'NEW_ADMIN' | 'ROLE_ASSIGNMENT';
+  organizationCode: string;
+  organizationName: string;
+  roleName: string;
+}
+
+function describe(input: InvitationMailInput): string {
+  const what =
+    input.invitationType === 'NEW_ADMIN'
+      ? `La demande d'administrateur pour « ${input.inviteeEmail} »`
+      : `La demande d'attribution du rôle « ${input.roleName} » à « ${input.inviteeEmail} »`;
+  return `${what} (demande n° ${input.invitationId}, ${input.organizationName}, ${input.organizationCode})`;
+}
+
+/** To the requester: their request was approved. */
+export function invitationApprovedMail(input: InvitationMailInput): OutboxMail {
+  return {
+    kind: 'invitation.approved',
+    recipient: input.senderEmail,
+    subject: `Demande n° ${input.invitationId} approuvée`,
+    body: ['Bonjour,', '', `${describe(input)} a été approuvée.`, SIGNATURE].join('\n'),
+  };
+}
+
+/** To the requester: their request was rejected, with the reason given by the back office. */
+export function invitationRejectedMail(input: InvitationMailInput & { rejectionReason: string }): OutboxMail {
+  return {
+    kind: 'invitation.rejected',
+    recipient: input.senderEmail,
+    subject: `Demande n° ${input.invitationId} refusée`,
+    body: ['Bonjour,', '', `${describe(input)} a été rejetée avec le motif :`, '', `« ${input.rejectionReason} »`, SIGNATURE].join('\n'),
+  };
+}

@@ -1,0 +1,51 @@
+import { forbidden } from '../http/errors.ts';
+import { canSeeRole, requireBackOffice, requireOrganizationInScope, requirePermission, type Actor } from './index.ts';
+
+/**
+ * Who may do what with invitations (requests for administrator rights and role assignments).
+ *
+ * - List and read: back-office users only, whatever their permissions (lecteur@portail.test, USER_LIST
+ *   only, 'sees invitations'). Organization users: 403 (spec §6: /admin and /admin/{id} are back-office only).
+ * - Approve and reject: back-office users holding USER_CREATE (they create accounts and give roles), else 403.
+ * - Create: USER_CREATE. Back-office users for any organization and any role but ADMIN_OPCO (the
+ *   back office's own role is never given on an organization: 403 for everybody). Organization users
+ *   only for an organization within their scope (404 otherwise, as for a missing one) and only the
+ *   ADMIN_ADHERENT role (asking for an administrator) or an EXTERNAL role (403 for any other INTERNAL role).
+ */
+
+export const INVITATION_MESSAGES = {
+  decideNeedsUserCreate: 'Seul le back-office disposant de la permission USER_CREATE peut approuver ou rejeter une demande.',
+  roleNotAllowed: (roleName: string) => `Vous ne pouvez pas demander le rôle « ${roleName} ».`,
+  backOfficeRole: "Le rôle Admin OPCO est celui du back-office : il ne s'attribue pas sur une organisation.",
+} as const;
+
+export function requireCanListInvitations(actor: Actor): void {
+  requireBackOffice(actor);
+}
+
+export function requireCanReadInvitation(actor: Actor): void {
+  requireBackOffice(actor);
+}
+
+export function requireCanDecideInvitation(actor: Actor): void {
+  requireBackOffice(actor);
+  if (!actor.permissions.has('USER_CREATE')) throw forbidden(INVITATION_MESSAGES.decideNeedsUserCreate);
+}
+
+/** Before anything is looked up: the permission alone. */
+export function requireCanCreateInvitations(actor: Actor): void {
+  requirePermission(actor, 'USER_CREATE');
+}
+
+/** The invitation's organization: any for the back office, else within the actor's scope (404 with `notFoundMessage` otherwise). */
+export function requireCanInviteInto(actor: Actor, organizationId: string, notFoundMessage: string): void {
+  requireCanCreateInvitations(actor);
+  requireOrganizationInScope(actor, organizationId, notFoundMessage);
+}
+
+/** The invitation's role: any but ADMIN_OPCO for the back office; ADMIN_ADHERENT or an EXTERNAL role for organization users. */
+export function requireCanRequestRole(actor: Actor, role: { code: string; name: string; type: 'INTERNAL' | 'EXTERNAL' }): void {
+  requireCanCreateInvitations(actor);
+  if (role.code === 'ADMIN_OPCO') throw forbidden(INVITATION_MESSAGES.backOfficeRole);
+  if (!canSeeRole(actor, role, 'requestAdministrator')) throw forbidden(INVITATION_MESSAGES.roleNotAllowed(role.name));
+}

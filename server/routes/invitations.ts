@@ -1,0 +1,239 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { HandlerDeps } from './deps.ts';
+import { actorOf } from '../http/actor-hook.ts';
+import { ApiError, notFound, type FieldError } from '../http/errors.ts';
+import {
+  requireCanCreateInvitations,
+  requireCanDecideInvitation,
+  requireCanInviteInto,
+  requireCanListInvitations,
+  requireCanReadInvitation,
+  requireCanRequestRole,
+} from '../policy/invitations.ts';
+import {
+  findInvitation,
+  findOrganizationByCode,
+  findOrganizationById,
+  findRoleByCode,
+  findUserByEmail,
+  listInvitations,
+  toInvitationDto,
+  type InvitationSort,
+  type OrganizationRef,
+} from '../db/invitations-repo.ts';
+import {
+  approveInvitation,
+  createInvitation,
+  InvitationRefusal,
+  REFUSALS,
+  rejectInvitation,
+  type NewInvitationInput,
+  type UserProfileInput,
+} from '../db/invitations-decisions.ts';
+import type { InvitationStatus, InvitationType } from '../db/schema.ts';
+import { IdentityDirectoryError } from '../idp/directory.ts';
+import { accountSetupUrl } from '../idp/account-setup.ts';
+import {
+  fieldErrorsOf,
+  jobTitleSchema,
+  optionalPhoneSchema,
+  personNameSchema,
+  postalCodeSchema,
+  rejectionReasonSchema,
+  streetSchema,
+} from '../../src/domain/validation.ts';
+
+const badRequest = (message: string, fieldErrors: FieldError[]) => new ApiError(400, message, fieldErrors);
+
+const MESSAGES = {
+  organizationMissing: "Indiquez l'organisation de la demande : organizationId (paramètre) ou organizationCode.",
+  organizationMismatch: "organizationId et organizationCode désignent deux organisations différentes.",
+  organizationNotFound: (code: string) => `Impossible de trouver l'organisation pour le code ${code}.`,
+  organizationIdNotFound: 'Organisation introuvable.',
+  unknownRole: (code: string) => `Rôle inconnu : ${code}.`,
+  newAdminNeedsInternalRole: "Une demande d'administrateur (NEW_ADMIN) porte sur un rôle interne ; utilisez ROLE_ASSIGNMENT pour un rôle externe.",
+  internalRoleNeedsSiren: 'Ce rôle est attribué sur un SIREN : choisissez le SIREN, pas un de ses établissements.',
+  externalRoleNeedsSiret: 'Veuillez sélectionner au moins un SIRET pour les rôles externes.',
+  directoryUnavailable: "Le service d'identité ne répond pas ; réessayez dans quelques instants.",
+} as const;
+
+interface ListQuery {
+  status?: string;
+  page: number;
+  pageSize: number;
+  search?: string;
+  sort?: InvitationSort;
+  order?: 'asc' | 'desc';
+}
+
+interface CreateBody {
+  inviteeEmail: string;
+  roleCode: string;
+  invitationType: InvitationType;
+  organizationCode?: string;
+  metadata?: NonNullable<NewInvitationInput['metadata']>;
+}
+
+function invitationIdOf(request: FastifyRequest): number {
+  const id = (request.params as { id: number }).id;
+  // Beyond what a bigint identity reaches in practice: nothing there.
+  if (!Number.isSafeInteger(id)) throw notFound(REFUSALS.notFound);
+  return id;
+}
+
+/** Refusals of the decisions module as API errors; an unreachable identity provider as 503. */
+function asApiError(error: unknown): unknown {
+  if (error instanceof InvitationRefusal) return new ApiError(error.kind === 'notFound' ? 404 : 409, error.message);
+  if (error instanceof IdentityDirectoryError) return new ApiError(503, MESSAGES.directoryUnavailable);
+  return error;
+}
+
+/** The invitation's organization: the query's organizationId, else the body's organizationCode. */
+async function organizationOf(deps: HandlerDeps, organizationId: string | undefined, organizationCode: string | undefined): Promise<{ organization: OrganizationRef | null; notFoundMessage: string }> {
+  if (organizationId) {
+    const organization = await findOrganizationById(deps.db, organizationId);
+    if (organization && organizationCode && organization.code !== organizationCode) {
+      throw badRequest(MESSAGES.organizationMismatch, [{ field: 'body.organizationCode', message: MESSAGES.organizationMismatch }]);
+    }
+    return { organization, notFoundMessage: MESSAGES.organizationIdNotFound };
+  }
+  if (!organizationCode) throw badRequest(MESSAGES.organizationMissing, [{ field: 'body.organizationCode', message: MESSAGES.organizationMissing }]);
+  return { organization: await findOrganizationByCode(deps.db, organizationCode), notFoundMessage: MESSAGES.organizationNotFound(organizationCode) };
+}
+
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : (value ?? undefined));
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+
+/** Spec §5 rules for the profile of a person whose account an approval will create (names required). */
+const newPersonProfileSchema = z.object({
+  firstName: personNameSchema,
+  lastName: personNameSchema,
+  jobTitle: optional(jobTitleSchema),
+  phoneNumber: optional(optionalPhoneSchema),
+  mobilePhone: optional(optionalPhoneSchema),
+  street: optional(streetSchema),
+  postalCode: optional(postalCodeSchema),
+  city: optional(personNameSchema),
+});
+
+function checkNewPersonProfile(profile: UserProfileInput | undefined): void {
+  const result = newPersonProfileSchema.safeParse({ ...profile, firstName: profile?.firstName ?? '', lastName: profile?.lastName ?? '' });
+  if (!result.success) {
+    const fieldErrors = fieldErrorsOf(result.error, 'body.metadata.userProfile');
+    throw badRequest(`Profil de la personne à inviter incomplet ou invalide : ${fieldErrors.map((f) => f.field).join(', ')}.`, fieldErrors);
+  }
+}
+
+export function invitationsHandlers(deps: HandlerDeps) {
+  const { db } = deps;
+  return {
+    /** GET /api/v2/invitations: back-office only; default order newest first. */
+    async listInvitations(request: FastifyRequest) {
+      requireCanListInvitations(actorOf(request));
+      const query = request.query as ListQuery;
+      const statuses = (query.status ?? '')
+        .split(',')
+        .map((s) => s.trim().toUpperCase())
+        .filter(Boolean) as InvitationStatus[];
+      const sort = query.sort ?? 'createdAt';
+      const order = query.order ?? (query.sort ? 'asc' : 'desc');
+      const { rows, total } = await listInvitations(db, { statuses, search: query.search, sort, order, page: query.page, pageSize: query.pageSize });
+      const invitations = rows.map(toInvitationDto);
+      return {
+        invitations,
+        items: invitations,
+        totalCount: total,
+        total,
+        totalPages: Math.ceil(total / query.pageSize),
+        page: query.page,
+        pageSize: query.pageSize,
+      };
+    },
+
+    /** GET /api/v2/invitations/{id}: back-office only. */
+    async getInvitation(request: FastifyRequest) {
+      requireCanReadInvitation(actorOf(request));
+      const row = await findInvitation(db, invitationIdOf(request));
+      if (!row) throw notFound(REFUSALS.notFound);
+      return toInvitationDto(row);
+    },
+
+    /** POST /api/v2/invitations: see server/policy/invitations.ts for who may ask what. */
+    async createInvitation(request: FastifyRequest, reply: FastifyReply) {
+      const actor = actorOf(request);
+      requireCanCreateInvitations(actor);
+      const body = request.body as CreateBody;
+      const { organizationId } = request.query as { organizationId?: string };
+      const { organization, notFoundMessage } = await organizationOf(deps, organizationId, body.organizationCode);
+      if (!organization) throw notFound(notFoundMessage);
+      requireCanInviteInto(actor, organization.id, notFoundMessage);
+      const role = await findRoleByCode(db, body.roleCode);
+      if (!role) throw badRequest(MESSAGES.unknownRole(body.roleCode), [{ field: 'body.roleCode', message: MESSAGES.unknownRole(body.roleCode) }]);
+      requireCanRequestRole(actor, role);
+
+      // Spec §4 and §5: an administrator request is an INTERNAL role on a SIREN; external roles go on a SIRET.
+      if (body.invitationType === 'NEW_ADMIN' && role.type !== 'INTERNAL') {
+        throw badRequest(MESSAGES.newAdminNeedsInternalRole, [{ field: 'body.invitationType', message: MESSAGES.newAdminNeedsInternalRole }]);
+      }
+      const organizationField = organizationId ? 'query.organizationId' : 'body.organizationCode';
+      if (role.type === 'INTERNAL' && organization.type !== 'SIREN') {
+        throw badRequest(MESSAGES.internalRoleNeedsSiren, [{ field: organizationField, message: MESSAGES.internalRoleNeedsSiren }]);
+      }
+      if (role.type === 'EXTERNAL' && organization.type !== 'SIRET') {
+        throw badRequest(MESSAGES.externalRoleNeedsSiret, [{ field: organizationField, message: MESSAGES.externalRoleNeedsSiret }]);
+      }
+
+      const invitee = await findUserByEmail(db, body.inviteeEmail);
+      if (invitee?.userType === 'BACKOFFICE') throw new ApiError(409, REFUSALS.backOfficeAccount(body.inviteeEmail.trim()));
+      if (!invitee && body.invitationType === 'NEW_ADMIN') checkNewPersonProfile(body.metadata?.userProfile);
+
+      try {
+        const row = await createInvitation(db, {
+          inviteeEmail: body.inviteeEmail,
+          invitationType: body.invitationType,
+          organization,
+          role,
+          sender: { userId: actor.userId, email: actor.email },
+          metadata: body.metadata ?? null,
+        });
+        return reply.code(201).send(toInvitationDto(row));
+      } catch (error) {
+        throw asApiError(error);
+      }
+    },
+
+    /** POST /api/v2/invitations/{id}/approve: back-office with USER_CREATE. */
+    async approveInvitation(request: FastifyRequest) {
+      const actor = actorOf(request);
+      requireCanDecideInvitation(actor);
+      try {
+        const { row } = await approveInvitation(db, invitationIdOf(request), {
+          decider: { userId: actor.userId, email: actor.email },
+          directory: deps.directory,
+          setupUrl: accountSetupUrl,
+        });
+        return toInvitationDto(row);
+      } catch (error) {
+        throw asApiError(error);
+      }
+    },
+
+    /** POST /api/v2/invitations/{id}/reject: back-office with USER_CREATE; a reason of 10 characters or more once trimmed. */
+    async rejectInvitation(request: FastifyRequest) {
+      const actor = actorOf(request);
+      requireCanDecideInvitation(actor);
+      const id = invitationIdOf(request);
+      const parsed = rejectionReasonSchema.safeParse((request.body as { rejectionReason: string }).rejectionReason);
+      if (!parsed.success) {
+        const fieldErrors = fieldErrorsOf(parsed.error, 'body.rejectionReason');
+        throw badRequest(fieldErrors[0]!.message, fieldErrors);
+      }
+      try {
+        return toInvitationDto(await rejectInvitation(db, id, parsed.data, { userId: actor.userId, email: actor.email }));
+      } catch (error) {
+        throw asApiError(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT } from 'jose';
+import { loadApiDocument, type OpenApiDocument } from '../../server/http/openapi-document.ts';
+import { backends } from './db/test-databases.ts';
+import { expectMatchesContract } from './support/contract.ts';
+import { fixtures } from './support/fixtures.ts';
+import { foreignKey, startTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * Every operation of openapi.yaml × every demo persona, plus callers without a valid token, with the
+ * status each must get (spec §6 and the policy module). The rows are checked against the document: an
+ * operation without a row fails, so a new operation cannot ship without its authorization decided.
+ */
+const PERSONAS = ['backoffice', 'lecteur', 'admin.clinique', 'rh.clinique', 'admin.ehpad', 'inactif'] as const;
+const TOKENLESS = ['anonymous', 'expired', 'forged'] as const;
+type Persona = (typeof PERSONAS)[number];
+type Caller = Persona | (typeof TOKENLESS)[number];
+
+interface Call {
+  method: string;
+  url: string;
+  body?: unknown;
+}
+
+interface Context {
+  t: TestApp;
+  f: ReturnType<typeof fixtures>;
+  clinicSiren: { id: string; code: string };
+  clinicSiret: { id: string; code: string };
+}
+
+type Row = { call: (c: Context) => Promise<Call>; expect: Record<Persona, number>; public?: boolean };
+
+const same = (status: number): Record<Persona, number> => ({
+  backoffice: status,
+  lecteur: status,
+  'admin.clinique': status,
+  'rh.clinique': status,
+  'admin.ehpad': status,
+  inactif: 403,
+});
+
+/** A fresh user of the clinic, holding an external role on one of its establishments. */
+const clinicUser = (c: Context, active = true) => c.f.user({ organizationId: c.clinicSiret.id, roleCode: 'COMPTABLE', active });
+const uniqueEmail = () => `matrice.${Math.random().toString(36).slice(2, 10)}@exemple-test.fr`;
+
+const personal = { jobTitle: 'Comptable', phoneNumber: '0612345678', mobilePhone: null, street: '3 rue des Lilas', city: 'Angers', postalCode: '49000' };
+
+const readUser = { backoffice: 200, lecteur: 200, 'admin.clinique': 200, 'rh.clinique': 403, 'admin.ehpad': 404, inactif: 403 };
+const changeUser = { backoffice: 200, lecteur: 403, 'admin.clinique': 200, 'rh.clinique': 403, 'admin.ehpad': 404, inactif: 403 };
+const createUser = { backoffice: 201, lecteur: 403, 'admin.clinique': 201, 'rh.clinique': 403, 'admin.ehpad': 400, inactif: 403 };
+const backOfficeRead = { backoffice: 200, lecteur: 200, 'admin.clinique': 403, 'rh.clinique': 403, 'admin.ehpad': 403, inactif: 403 };
+const decide = { backoffice: 200, lecteur: 403, 'admin.clinique': 403, 'rh.clinique': 403, 'admin.ehpad': 403, inactif: 403 };
+const readClinic = { backoffice: 200, lecteur: 200, 'admin.clinique': 200, 'rh.clinique': 200, 'admin.ehpad': 404, inactif: 403 };
+
+const MATRIX: Record<string, Row> = {
+  getCurrentUser: { call: async () => ({ method: 'GET', url: '/api/v2/users/me' }), expect: { ...same(200), inactif: 200 } },
+  listUsers: { call: async () => ({ method: 'GET', url: '/api/v2/users' }), expect: { ...same(200), 'rh.clinique': 403 } },
+  getUser: { call: async (c) => ({ method: 'GET', url: `/api/v2/users/${(await clinicUser(c)).id}` }), expect: readUser },
+  getUserFullDetails: { call: async (c) => ({ method: 'GET', url: `/api/v2/users/${(await clinicUser(c)).id}/full-details` }), expect: readUser },
+  createUser: {
+    call: async (c) => ({
+      method: 'POST',
+      url: '/api/v2/users',
+      body: { nom: 'Matrice', prenom: 'Élise', email: uniqueEmail(), sirets: [c.clinicSiret.code], roles: ['COMPTABLE'], ...personal, mobilePhone: '', hasInternalRole: false },
+    }),
+    expect: createUser,
+  },
+  createUserComplete: {
+    call: async (c) => ({
+      method: 'POST',
+      url: '/api/v2/users/complete',
+      body: { email: uniqueEmail(), firstName: 'Élise', lastName: 'Matrice', ...personal, mobilePhone: '', organizationCodes: [c.clinicSiret.code], roleIds: [(await c.f.role('COMPTABLE')).id] },
+    }),
+    expect: createUser,
+  },
+  updateUser: {
+    call: async (c) => {
+      const u = await clinicUser(c);
+      return { method: 'PUT', url: `/api/v2/users/${u.id}`, body: { firstName: 'Élise', lastName: 'Modifiée', email: u.email, metadata: null } };
+    },
+    expect: changeUser,
+  },
+  fullUpdateUser: {
+    call: async (c) => {
+      const u = await clinicUser(c);
+      const roleIds = [(await c.f.role('COMPTABLE')).id];
+      return {
+        method: 'PUT',
+        url: `/api/v2/users/${u.id}/full-update`,
+        body: { firstName: 'Élise', lastName: 'Modifiée', email: u.email, ...personal, isActive: true, roleAssignments: [{ organizationId: c.clinicSiret.id, roleIds }] },
+      };
+    },
+    expect: changeUser,
+  },
+  updateUserComplete: {
+    call: async (c) => {
+      const u = await clinicUser(c);
+      return {
+        method: 'PUT',
+        url: `/api/v2/users/${u.id}/complete`,
+        body: { firstName: 'Élise', lastName: 'Modifiée', email: u.email, ...personal, organizationCodes: [c.clinicSiret.code], roleIds: [(await c.f.role('COMPTABLE')).id] },
+      };
+    },
+    expect: changeUser,
+  },
+  assignUserRoles: {
+    call: async (c) => ({
+      method: 'POST',
+      url: `/api/v2/users/${(await clinicUser(c)).id}/roles`,
+      body: { organizationId: c.clinicSiret.id, roleIds: [(await c.f.role('GESTIONNAIRE')).id] },
+    }),
+    expect: changeUser,
+  },
+  replaceUserRoles: {
+    call: async (c) => ({
+      method: 'PUT',
+      url: `/api/v2/users/${(await clinicUser(c)).id}/roles/bulk`,
+      body: { assignments: [{ organizationCode: c.clinicSiret.code, roleIds: [(await c.f.role('GESTIONNAIRE')).id] }] },
+    }),
+    expect: changeUser,
+  },
+  deactivateUser: { call: async (c) => ({ method: 'POST', url: `/api/v2/users/${(await clinicUser(c)).id}/deactivate` }), expect: changeUser },
+  reactivateUser: { call: async (c) => ({ method: 'POST', url: `/api/v2/users/${(await clinicUser(c, false)).id}/reactivate` }), expect: changeUser },
+  deleteUser: {
+    call: async (c) => ({ method: 'DELETE', url: `/api/v2/users/${(await clinicUser(c)).id}?hardDelete=true` }),
+    expect: { backoffice: 204, lecteur: 403, 'admin.clinique': 403, 'rh.clinique': 403, 'admin.ehpad': 403, inactif: 403 },
+  },
+  listInvitations: { call: async () => ({ method: 'GET', url: '/api/v2/invitations' }), expect: backOfficeRead },
+  getInvitation: { call: async (c) => ({ method: 'GET', url: `/api/v2/invitations/${(await c.f.pendingInvitation({ sirenId: c.clinicSiren.id })).id}` }), expect: backOfficeRead },
+  createInvitation: {
+    call: async (c) => ({
+      method: 'POST',
+      url: `/api/v2/invitations?organizationId=${c.clinicSiren.id}`,
+      body: {
+        inviteeEmail: uniqueEmail(),
+        roleCode: 'ADMIN_ADHERENT',
+        invitationType: 'NEW_ADMIN',
+        metadata: { userProfile: { firstName: 'Nouvel', lastName: 'Administrateur' }, isNewUser: true },
+      },
+    }),
+    expect: { backoffice: 201, lecteur: 403, 'admin.clinique': 201, 'rh.clinique': 403, 'admin.ehpad': 404, inactif: 403 },
+  },
+  approveInvitation: { call: async (c) => ({ method: 'POST', url: `/api/v2/invitations/${(await c.f.pendingInvitation({ sirenId: c.clinicSiren.id })).id}/approve` }), expect: decide },
+  rejectInvitation: {
+    call: async (c) => ({
+      method: 'POST',
+      url: `/api/v2/invitations/${(await c.f.pendingInvitation({ sirenId: c.clinicSiren.id })).id}/reject`,
+      body: { rejectionReason: 'Demande incomplète, merci de la renouveler.' },
+    }),
+    expect: decide,
+  },
+  listOrganizations: { call: async () => ({ method: 'GET', url: '/api/v2/organizations' }), expect: { ...same(200), 'rh.clinique': 403 } },
+  getOrganizationByCode: { call: async (c) => ({ method: 'GET', url: `/api/v2/organizations/code/${c.clinicSiren.code}` }), expect: readClinic },
+  getOrganization: { call: async (c) => ({ method: 'GET', url: `/api/v2/organizations/${c.clinicSiren.id}` }), expect: readClinic },
+  listRoles: { call: async () => ({ method: 'GET', url: '/api/v2/roles' }), expect: same(200) },
+  listAuditEntries: { call: async () => ({ method: 'GET', url: '/api/v2/audit' }), expect: backOfficeRead },
+};
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+function documentOperations(doc: OpenApiDocument) {
+  return Object.entries(doc.paths).flatMap(([route, item]) =>
+    HTTP_METHODS.flatMap((m) => {
+      const op = item[m] as { operationId?: string; security?: unknown[] } | undefined;
+      return op?.operationId ? [{ operationId: op.operationId, method: m.toUpperCase(), route, public: Array.isArray(op.security) && op.security.length === 0 }] : [];
+    }),
+  );
+}
+
+const operations = documentOperations(loadApiDocument());
+
+describe('the authorization matrix', () => {
+  it('has a row for every operation of openapi.yaml, and none for an operation it lacks', () => {
+    const documented = operations.map((o) => o.operationId).sort();
+    expect(Object.keys(MATRIX).sort()).toEqual(documented);
+  });
+});
+
+for (const backend of backends) {
+  describe(`authorization of every operation on ${backend.name}`, () => {
+    let t: TestApp;
+    let context: Context;
+    const tokens = new Map<Caller, string | undefined>();
+
+    beforeAll(async () => {
+      t = await startTestApp(backend);
+      const f = fixtures(t.database.handle.db);
+      const clinicSiren = await f.organization('Clinique des Tilleuls');
+      const [clinicSiret] = await f.siretsOf(clinicSiren.id);
+      context = { t, f, clinicSiren, clinicSiret: clinicSiret! };
+      for (const persona of PERSONAS) tokens.set(persona, await t.tokenFor(`${persona}@portail.test`));
+      const past = Math.floor(Date.now() / 1000) - 7200;
+      tokens.set('anonymous', undefined);
+      tokens.set('expired', await t.tokenFor('backoffice@portail.test', { iat: past, auth_time: past, exp: past + 3600 }));
+      const now = Math.floor(Date.now() / 1000);
+      tokens.set(
+        'forged',
+        await new SignJWT({ iss: t.issuer, aud: t.audience, sub: 'forged', iat: now, exp: now + 600 }).setProtectedHeader({ alg: 'RS256' }).sign(await foreignKey()),
+      );
+    }, 120_000);
+
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    for (const operation of operations) {
+      const row = MATRIX[operation.operationId];
+      if (!row) continue;
+      const callers: [Caller, number][] = [
+        ...PERSONAS.map((p): [Caller, number] => [p, row.expect[p]]),
+        ...TOKENLESS.map((c): [Caller, number] => [c, operation.public ? 200 : 401]),
+      ];
+      it(`${operation.operationId}: ${callers.map(([c, s]) => `${c} ${s}`).join(', ')}`, async () => {
+        const got: string[] = [];
+        for (const [caller, expected] of callers) {
+          const call = await row.call(context);
+          const token = tokens.get(caller);
+          const answer = await t.app.inject({
+            method: call.method as 'GET',
+            url: call.url,
+            headers: token ? { authorization: `Bearer ${token}` } : {},
+            ...(call.body === undefined ? {} : { payload: call.body as object }),
+          });
+          if (answer.statusCode !== expected) got.push(`${caller}: expected ${expected}, got ${answer.statusCode} ${answer.body.slice(0, 200)}`);
+          else expectMatchesContract(operation.method, operation.route, answer.statusCode, answer.body ? answer.json() : undefined);
+        }
+        expect(got).toEqual([]);
+      });
+    }
+  });
+}

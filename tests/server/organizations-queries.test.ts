@@ -1,0 +1,110 @@
+// The lists' cost: a bounded number of statements whatever the page size, and filters an index serves.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Compilable, Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { seedDemoData } from '../../server/db/seed.ts';
+import type { Database } from '../../server/db/schema.ts';
+import { findOrganizationByCode, findOrganizationById, listOrganizations, organizationsMatching, type OrganizationFilter } from '../../server/db/organizations-repo.ts';
+import { auditEntriesMatching, listAuditEntries } from '../../server/db/audit-repo.ts';
+import { listAllRoles } from '../../server/db/roles-repo.ts';
+
+/** Counts the statements a Kysely instance sends. */
+class StatementCounter implements KyselyPlugin {
+  count = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.count++;
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+async function statementsOf(db: Kysely<Database>, work: (db: Kysely<Database>) => Promise<unknown>): Promise<number> {
+  const counter = new StatementCounter();
+  await work(db.withPlugin(counter));
+  return counter.count;
+}
+
+for (const backend of backends) {
+  describe(`organization and audit queries on ${backend.name}`, () => {
+    let database: TestDatabase;
+    let db: Kysely<Database>;
+    let scope: string[];
+    let clinique: { id: string; code: string };
+
+    beforeAll(async () => {
+      database = await createTestDatabase(backend);
+      await migrate(database.handle);
+      await seedDemoData(database.handle);
+      db = database.handle.db;
+      clinique = await db.selectFrom('organizations').select(['id', 'code']).where('name', '=', 'Clinique des Tilleuls').executeTakeFirstOrThrow();
+      scope = (await db.selectFrom('organizations').select('id').where('parent_id', '=', clinique.id).execute()).map((r) => r.id);
+    });
+    afterAll(async () => {
+      await database?.dispose();
+    });
+
+    /** The plan of a query with the scans named turned off: what remains tells which index can serve it. */
+    async function planOf(query: Compilable, disable: string[]): Promise<string> {
+      const { sql, parameters } = query.compile();
+      return database.handle.withRawTransaction(async (tx) => {
+        for (const setting of disable) await tx.exec(`set local ${setting} = off`);
+        const rows = await tx.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, parameters);
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+    }
+    const bitmapOnly = ['enable_seqscan', 'enable_indexscan', 'enable_indexonlyscan'];
+
+    const filters: [string, OrganizationFilter][] = [
+      ['everything', { visibility: { kind: 'all' } }],
+      ['a search', { visibility: { kind: 'all' }, search: 'tilleuls' }],
+      ['a scope, a search and a type', { visibility: { kind: 'scope', organizationIds: [] }, search: '0', type: 'SIRET' }],
+    ];
+
+    it.each(filters)('lists organizations (%s) in 2 statements for a page of 1 or of 100, with the exact total', async (_name, filter) => {
+      const actual = filter.visibility.kind === 'scope' ? { ...filter, visibility: { kind: 'scope' as const, organizationIds: scope } } : filter;
+      const small = await statementsOf(db, (d) => listOrganizations(d, actual, { page: 1, pageSize: 1 }));
+      const large = await statementsOf(db, (d) => listOrganizations(d, actual, { page: 1, pageSize: 100 }));
+      expect([small, large]).toEqual([2, 2]);
+      const { total } = await listOrganizations(db, actual, { page: 1, pageSize: 1 });
+      const expected = await organizationsMatching(db, actual).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(total).toBe(Number(expected.n));
+    });
+
+    it('finds one organization by id or code in 1 statement, scope included', async () => {
+      const visibility = { kind: 'scope' as const, organizationIds: scope };
+      expect(await statementsOf(db, (d) => findOrganizationById(d, clinique.id, visibility))).toBe(1);
+      expect(await statementsOf(db, (d) => findOrganizationByCode(d, clinique.code, visibility))).toBe(1);
+      expect(await findOrganizationByCode(db, clinique.code, visibility)).toMatchObject({ id: clinique.id });
+    });
+
+    it('lists roles with their permissions in 1 statement, and audit entries in 2 whatever the page size', async () => {
+      expect(await statementsOf(db, (d) => listAllRoles(d))).toBe(1);
+      expect(await statementsOf(db, (d) => listAuditEntries(d, { action: 'user.update' }, { page: 1, pageSize: 100 }))).toBe(2);
+      expect(await statementsOf(db, (d) => listAuditEntries(d, {}, { page: 3, pageSize: 1 }))).toBe(2);
+    });
+
+    it('searches names and codes through their trigram indexes', async () => {
+      const plan = await planOf(organizationsMatching(db, { visibility: { kind: 'all' }, search: 'Tilleuls' }).select('id'), bitmapOnly);
+      expect(plan).toContain('organizations_name_trgm_idx');
+      expect(plan).toContain('organizations_code_trgm_idx');
+      expect(plan).not.toMatch(/Seq Scan/);
+    });
+
+    it('filters by parentId and by type through indexes', async () => {
+      expect(await planOf(organizationsMatching(db, { visibility: { kind: 'all' }, parentId: clinique.id }).select('id'), bitmapOnly)).toContain('organizations_parent_id_idx');
+      expect(await planOf(organizationsMatching(db, { visibility: { kind: 'all' }, type: 'SIREN' }).select('id'), bitmapOnly)).toContain('organizations_type_code_idx');
+    });
+
+    it('filters the audit trail by user, organization and action through indexes, and pages it newest first by index', async () => {
+      const user = await planOf(auditEntriesMatching(db, { userId: clinique.id }).select('id'), bitmapOnly);
+      expect(user).toContain('audit_log_entity_idx');
+      expect(await planOf(auditEntriesMatching(db, { organizationId: clinique.id }).select('id'), bitmapOnly)).toContain('audit_log_organization_idx');
+      expect(await planOf(auditEntriesMatching(db, { action: 'user.delete' }).select('id'), bitmapOnly)).toContain('audit_log_action_idx');
+      const newest = auditEntriesMatching(db, {}).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(10);
+      expect(await planOf(newest, ['enable_seqscan'])).toContain('audit_log_at_idx');
+    });
+  });
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { expectMatchesContract } from './contract.ts';
+import type { TestApp } from './test-app.ts';
+
+export interface Answer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/** The invitation operations as a demo account (or without a token); every answer is checked against the contract. */
+export function invitationsApi(t: TestApp) {
+  async function call(email: string | null, method: 'GET' | 'POST', url: string, route: string, payload?: object): Promise<Answer> {
+    const headers: Record<string, string> = email ? { authorization: `Bearer ${await t.tokenFor(email)}` } : {};
+    const answer = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    const body = answer.body ? answer.json() : undefined;
+    expectMatchesContract(method, route, answer.statusCode, body);
+    if (answer.statusCode >= 400) expect(body.requestId).toBe(answer.headers['x-request-id']);
+    return { status: answer.statusCode, body };
+  }
+  return {
+    list: (email: string | null, query = '') => call(email, 'GET', `/api/v2/invitations${query ? `?${query}` : ''}`, '/api/v2/invitations'),
+    get: (email: string | null, id: number | string) => call(email, 'GET', `/api/v2/invitations/${id}`, '/api/v2/invitations/{id}'),
+    create: (email: string | null, payload: object, query = '') =>
+      call(email, 'POST', `/api/v2/invitations${query ? `?${query}` : ''}`, '/api/v2/invitations', payload),
+    approve: (email: string | null, id: number | string) => call(email, 'POST', `/api/v2/invitations/${id}/approve`, '/api/v2/invitations/{id}/approve'),
+    reject: (email: string | null, id: number | string, rejectionReason: string) =>
+      call(email, 'POST', `/api/v2/invitations/${id}/reject`, '/api/v2/invitations/{id}/reject', { rejectionReason }),
+  };
+}
+
+/** An email no account or invitation has yet. */
+export function freshEmail(prefix = 'invite'): string {
+  return `${prefix}.${randomUUID().slice(0, 8)}@exemple-test.fr`;
+}
+
+/** The profile of a person without an account, as the creation wizard sends it (spec §3). */
+export function newPersonMetadata(overrides: Record<string, unknown> = {}) {
+  return {
+    userProfile: {
+      firstName: 'Camille',
+      lastName: "N'Diaye-Léger",
+      jobTitle: 'Directrice des soins',
+      phoneNumber: '04 72 00 00 01',
+      mobilePhone: '',
+      street: '12 rue des Tilleuls',
+      city: 'Lyon',
+      postalCode: '69003',
+      ...overrides,
+    },
+    isNewUser: true,
+    senderEmail: 'backoffice@portail.test',
+  };
+}
+
+export async function organizationByName(t: TestApp, name: string) {
+  return t.database.handle.db.selectFrom('organizations').selectAll().where('name', '=', name).where('type', '=', 'SIREN').executeTakeFirstOrThrow();
+}
+
+export async function firstSiretOf(t: TestApp, sirenId: string) {
+  return t.database.handle.db.selectFrom('organizations').selectAll().where('parent_id', '=', sirenId).orderBy('code').limit(1).executeTakeFirstOrThrow();
+}
+
+/** Rows that a decision writes besides the invitation: to show that a refused one wrote none. */
+export async function traceCounts(t: TestApp) {
+  const db = t.database.handle.db;
+  const count = async (table: 'audit_log' | 'outbox' | 'users' | 'role_assignments' | 'identity_accounts') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return {
+    audit: await count('audit_log'),
+    outbox: await count('outbox'),
+    users: await count('users'),
+    assignments: await count('role_assignments'),
+    identities: await count('identity_accounts'),
+  };
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { createTokenVerifier, InvalidTokenError } from '../../server/auth/token-verifier.ts';
+
+async function setup(subjectClaim?: 'sub' | 'oid') {
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256' };
+  const verify = createTokenVerifier({ issuer: 'https://idp.test', audience: 'app', keys: createLocalJWKSet({ keys: [jwk] }), subjectClaim });
+  const now = Math.floor(Date.now() / 1000);
+  const sign = (claims: Record<string, unknown>) =>
+    new SignJWT({ iss: 'https://idp.test', aud: 'app', iat: now, exp: now + 600, ...claims }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).sign(privateKey);
+  return { verify, sign };
+}
+
+describe('bearer token verification', () => {
+  it("names the account by 'sub' by default, and reads the email from email or B2C's emails", async () => {
+    const { verify, sign } = await setup();
+    expect(await verify(await sign({ sub: 'abc', email: 'a@b.fr' }))).toMatchObject({ subject: 'abc', email: 'a@b.fr' });
+    expect(await verify(await sign({ sub: 'abc', emails: ['c@d.fr'] }))).toMatchObject({ email: 'c@d.fr' });
+  });
+
+  it("names the account by 'oid' for Entra External ID, whose sub differs per application", async () => {
+    const { verify, sign } = await setup('oid');
+    expect((await verify(await sign({ sub: 'pairwise-xyz', oid: 'object-id-1' }))).subject).toBe('object-id-1');
+    await expect(verify(await sign({ sub: 'pairwise-xyz' }))).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+});
