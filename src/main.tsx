@@ -14,6 +14,7 @@ import { SessionProvider } from './session';
 import { createAppRouter } from './router';
 import { warmUpCaches } from './warm-up';
 import { StatusPage } from './ui/status-page';
+import { Toaster } from './ui/toaster';
 
 async function start(rootElement: HTMLElement) {
   const root = createRoot(rootElement);
@@ -49,7 +50,9 @@ async function start(rootElement: HTMLElement) {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <SessionProvider actor={session}>
-          <RouterProvider router={router} />
+          <Toaster>
+            <RouterProvider router={router} />
+          </Toaster>
         </SessionProvider>
       </QueryClientProvider>
     </StrictMode>,

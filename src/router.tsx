@@ -7,13 +7,15 @@ import { redirectLoginRoute } from './routes/redirect-login';
 import { signOutRoute } from './routes/sign-out';
 import { shellRoute } from './routes/shell';
 import { dashboardRoute } from './routes/dashboard';
+import { adminRoute } from './routes/admin';
+import { adminDetailRoute } from './routes/admin-detail';
 
 export const routeTree = rootRoute.addChildren([
   landingRoute,
   signInRoute,
   redirectLoginRoute,
   signOutRoute,
-  shellRoute.addChildren([dashboardRoute]),
+  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute]),
 ]);
 
 export function createAppRouter(context: RouterContext) {
@@ -23,5 +25,9 @@ export function createAppRouter(context: RouterContext) {
 declare module '@tanstack/react-router' {
   interface Register {
     router: ReturnType<typeof createAppRouter>;
+  }
+  interface HistoryState {
+    /** A message a screen passes to the next one (e.g. a decision's outcome to the invitations list). */
+    toast?: { id?: string; title: string; description?: string; variant: 'success' | 'error' };
   }
 }

@@ -1,5 +1,6 @@
 // Reading the audit trail (OpenAPI AuditEntry, AuditEntryList); writing is server/db/audit.ts.
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { PageRequest } from '../http/pages.ts';
 import type { AuditAction, Database, JsonValue } from './schema.ts';
 
 export interface AuditEntryDto {
@@ -39,7 +40,7 @@ export function auditEntriesMatching(db: Kysely<Database>, filter: AuditFilter) 
 export async function listAuditEntries(
   db: Kysely<Database>,
   filter: AuditFilter,
-  page: { page: number; pageSize: number },
+  page: PageRequest,
 ): Promise<{ items: AuditEntryDto[]; total: number }> {
   const [counted, rows] = await Promise.all([
     auditEntriesMatching(db, filter)

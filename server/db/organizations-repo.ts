@@ -1,5 +1,6 @@
 // Organizations (OpenAPI Organization, OrganizationList). A page costs two statements (count, rows) whatever its size.
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { PageRequest } from '../http/pages.ts';
 import type { Database, OrganizationType } from './schema.ts';
 
 /** Which organizations a query may answer (decided by server/policy/organizations.ts): all, or these and the parent SIRENs of the SIRETs among them. */
@@ -21,11 +22,6 @@ export interface OrganizationFilter {
   /** Keeps the SIRETs of this SIREN. */
   parentId?: string | undefined;
   type?: OrganizationType | undefined;
-}
-
-export interface PageRequest {
-  page: number;
-  pageSize: number;
 }
 
 type Eb = ExpressionBuilder<Database, 'organizations'>;
@@ -75,7 +71,8 @@ function matching(eb: Eb, filter: OrganizationFilter) {
   return eb.and(conditions);
 }
 
-function toDto(row: { id: string; code: string; name: string; type: OrganizationType; parent_code: string | null; parent_id: string | null }): OrganizationDto {
+/** OpenAPI Organization, from a row of organizations. */
+export function toOrganizationDto(row: { id: string; code: string; name: string; type: OrganizationType; parent_code: string | null; parent_id: string | null }): OrganizationDto {
   return { id: row.id, code: row.code, name: row.name, type: row.type, parentCode: row.parent_code, parentId: row.parent_id };
 }
 
@@ -98,27 +95,20 @@ export async function listOrganizations(db: Kysely<Database>, filter: Organizati
       .offset((page.page - 1) * page.pageSize)
       .execute(),
   ]);
-  return { items: rows.map(toDto), total: Number(counted.total) };
+  return { items: rows.map(toOrganizationDto), total: Number(counted.total) };
 }
 
-/** The organization with this id if the visibility reaches it, else null (one statement). */
-export async function findOrganizationById(db: Kysely<Database>, id: string, visibility: OrganizationVisibility): Promise<OrganizationDto | null> {
+/** The organization whose id or code (SIREN or SIRET) is this, if the visibility reaches it, else null (one statement). */
+async function findVisible(db: Kysely<Database>, column: 'id' | 'code', value: string, visibility: OrganizationVisibility): Promise<OrganizationDto | null> {
   const row = await db
     .selectFrom('organizations')
     .select(COLUMNS)
-    .where('organizations.id', '=', id)
+    .where(`organizations.${column}`, '=', value)
     .where((eb) => visible(eb, visibility))
     .executeTakeFirst();
-  return row ? toDto(row) : null;
+  return row ? toOrganizationDto(row) : null;
 }
 
-/** The organization with this SIREN or SIRET if the visibility reaches it, else null (one statement). */
-export async function findOrganizationByCode(db: Kysely<Database>, code: string, visibility: OrganizationVisibility): Promise<OrganizationDto | null> {
-  const row = await db
-    .selectFrom('organizations')
-    .select(COLUMNS)
-    .where('organizations.code', '=', code)
-    .where((eb) => visible(eb, visibility))
-    .executeTakeFirst();
-  return row ? toDto(row) : null;
-}
+export const findOrganizationById = (db: Kysely<Database>, id: string, visibility: OrganizationVisibility) => findVisible(db, 'id', id, visibility);
+
+export const findOrganizationByCode = (db: Kysely<Database>, code: string, visibility: OrganizationVisibility) => findVisible(db, 'code', code, visibility);

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { makeSiren, makeSiret } from '../../src/domain/codes.ts';
 import type { InvitationStatus, InvitationType, UserType } from './schema.ts';
+import type { NewUserFields } from './users-write.ts';
 import {
   CLINIQUE_DES_TILLEULS,
   EHPAD_LES_GLYCINES,
@@ -123,19 +124,11 @@ export interface PlannedAssignment {
   grantedAt: Date | null;
 }
 
-export interface PlannedUser {
+/** A demo user: the fields of a new user, and their identity, roles and history. */
+export interface PlannedUser extends NewUserFields {
   id: string;
   authId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
   gender: Gender;
-  jobTitle: string | null;
-  phoneNumber: string | null;
-  mobilePhone: string | null;
-  street: string | null;
-  postalCode: string | null;
-  city: string | null;
   userType: UserType;
   isActive: boolean;
   neverSignedIn: boolean;

@@ -1,11 +1,14 @@
 // Request bodies of the users operations turned into checked values: the §5 field rules (shared zod
-// schemas, French messages), organizations and roles found in the database, roles placed on organizations.
+// schemas, French messages), organizations and roles found in the database (users-plans.ts places them).
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import { emailSchema, fieldErrorsOf, personalDetailsSchema, personNameSchema, type PersonalDetails } from '../../src/domain/validation.ts';
 import { ApiError, type FieldError } from '../http/errors.ts';
+import { toOrganizationDto, type OrganizationDto } from './organizations-repo.ts';
+import { loadRoles, type RoleRecord } from './roles-repo.ts';
 import type { Database } from './schema.ts';
-import { canonicalRoleCode, loadRoles, toOrganization, type OrganizationRecord, type RoleRecord } from './users-read.ts';
+import { canonicalRoleCode, type UserSort } from './users-read.ts';
+import type { NewUserFields } from './users-write.ts';
 
 export const INPUT_MESSAGES = {
   atLeastOneSiret: 'At least one organization (SIRET) must be selected to create a user',
@@ -34,10 +37,12 @@ function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, rename: Record<st
   throw badRequest(fieldErrorsOf(result.error).map((f) => ({ field: `body.${rename[f.field] ?? f.field}`, message: f.message })));
 }
 
-/** The wizard's personal details (step 1 rules), with the body's own field names in the errors. */
-export function checkPersonalDetails(input: Record<keyof PersonalDetails, string | null | undefined>, rename: Record<string, string> = {}): PersonalDetails {
+/** A new user's fields: the wizard's personal details (step 1 rules), with the body's own field names in the errors. */
+export function checkNewUser(input: Record<keyof PersonalDetails, string | null | undefined>, rename: Record<string, string> = {}): NewUserFields {
   const withEmpty = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v ?? '']));
-  return parseOrThrow(personalDetailsSchema, withEmpty, rename);
+  const details = parseOrThrow(personalDetailsSchema, withEmpty, rename);
+  // Optional phones: spaces removed by the schema; '' means none.
+  return { ...details, phoneNumber: orNull(details.phoneNumber), mobilePhone: orNull(details.mobilePhone) };
 }
 
 const identitySchema = z.object({ firstName: personNameSchema, lastName: personNameSchema, email: emailSchema });
@@ -48,13 +53,30 @@ export function checkIdentity(input: { firstName: string; lastName: string; emai
 }
 
 /** A detail field of the edit page: trimmed; '' or null clears it. */
-export function editable(value: string | null | undefined): string | null {
+function editable(value: string | null | undefined): string | null {
   const trimmed = value?.trim() ?? '';
   return trimmed === '' ? null : trimmed;
 }
 
-/** Optional phone of the wizard: spaces removed by the schema; '' means none. */
-export const orNull = (value: string) => (value === '' ? null : value);
+const orNull = (value: string) => (value === '' ? null : value);
+
+/** The fields of the edit page (fullUpdateUser, updateUserComplete): names and email by the §5 rules, the other details trimmed. */
+export function checkEditedUser(input: EditableDetails): NewUserFields {
+  return {
+    ...checkIdentity(input),
+    jobTitle: editable(input.jobTitle),
+    phoneNumber: editable(input.phoneNumber),
+    mobilePhone: editable(input.mobilePhone),
+    street: editable(input.street),
+    city: editable(input.city),
+    postalCode: editable(input.postalCode),
+  };
+}
+
+/** 400 naming the field when a list the operation needs is empty. */
+export function checkNotEmpty(list: readonly unknown[], field: string, message: string): void {
+  if (list.length === 0) throw badRequest([{ field, message }]);
+}
 
 const METADATA_FIELDS = { jobTitle: 100, phoneNumber: 30, mobilePhone: 30, street: 200, postalCode: 5, city: 100 } as const;
 type MetadataField = keyof typeof METADATA_FIELDS;
@@ -106,11 +128,11 @@ export async function organizationsByCode(
   db: Kysely<Database>,
   codes: readonly string[],
   fieldOf: (index: number) => string,
-  usable: (organization: OrganizationRecord) => boolean,
-): Promise<Lookup<OrganizationRecord>> {
+  usable: (organization: OrganizationDto) => boolean,
+): Promise<Lookup<OrganizationDto>> {
   const rows = codes.length ? await db.selectFrom('organizations').selectAll().where('code', 'in', [...new Set(codes)]).execute() : [];
-  const byCode = new Map(rows.map((row) => [row.code, toOrganization(row)]));
-  const found = new Map<string, OrganizationRecord>();
+  const byCode = new Map(rows.map((row) => [row.code, toOrganizationDto(row)]));
+  const found = new Map<string, OrganizationDto>();
   const errors: FieldError[] = [];
   codes.forEach((code, index) => {
     const organization = byCode.get(code);
@@ -125,10 +147,10 @@ export async function organizationsById(
   db: Kysely<Database>,
   ids: readonly string[],
   fieldOf: (index: number) => string,
-  usable: (organization: OrganizationRecord) => boolean,
-): Promise<Lookup<OrganizationRecord | undefined>> {
+  usable: (organization: OrganizationDto) => boolean,
+): Promise<Lookup<OrganizationDto | undefined>> {
   const rows = ids.length ? await db.selectFrom('organizations').selectAll().where('id', 'in', [...new Set(ids)]).execute() : [];
-  const byId = new Map(rows.map((row) => [row.id, toOrganization(row)]));
+  const byId = new Map(rows.map((row) => [row.id, toOrganizationDto(row)]));
   const errors: FieldError[] = [];
   const found = ids.map((id, index) => {
     const organization = byId.get(id);
@@ -158,45 +180,6 @@ export function throwIfErrors(...lookups: { errors: FieldError[] }[]): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Placing roles on organizations.
-
-export interface PlannedAssignment {
-  organizationId: string;
-  roleId: number;
-  inheritsToChildren: boolean;
-}
-
-/**
- * Spec §5, direct creation (and the complete update, by the same rule): at least one SIRET; every SIREN
- * given has at least one of its SIRETs; EXTERNAL roles go on every SIRET; INTERNAL roles go on the SIRENs
- * (inherited by their SIRETs), the SIREN of the first SIRET being added when none is given.
- */
-export function placeRolesByType(
-  organizations: readonly OrganizationRecord[],
-  roles: readonly RoleRecord[],
-  field: string,
-  mode: 'create' | 'update',
-): PlannedAssignment[] {
-  const sirets = organizations.filter((o) => o.type === 'SIRET');
-  const sirens = organizations.filter((o) => o.type === 'SIREN');
-  const first = sirets[0];
-  if (!first) {
-    const message = mode === 'create' ? INPUT_MESSAGES.atLeastOneSiret : sirens.length ? INPUT_MESSAGES.siretPerSiren : INPUT_MESSAGES.atLeastOneSiren;
-    throw badRequest([{ field, message }]);
-  }
-  if (sirens.some((siren) => !sirets.some((siret) => siret.parentId === siren.id))) {
-    throw badRequest([{ field, message: INPUT_MESSAGES.siretPerSiren }]);
-  }
-  const internal = roles.filter((r) => r.type === 'INTERNAL');
-  const external = roles.filter((r) => r.type === 'EXTERNAL');
-  const sirenIds = sirens.length ? sirens.map((s) => s.id) : internal.length && first.parentId ? [first.parentId] : [];
-  return [
-    ...sirenIds.flatMap((organizationId) => internal.map((role) => ({ organizationId, roleId: role.id, inheritsToChildren: true }))),
-    ...sirets.flatMap((siret) => external.map((role) => ({ organizationId: siret.id, roleId: role.id, inheritsToChildren: false }))),
-  ];
-}
-
-// ---------------------------------------------------------------------------------------------
 // Bodies and query of the users operations, as openapi.yaml shapes them (ajv checked them already).
 
 export interface ListUsersQuery {
@@ -206,7 +189,7 @@ export interface ListUsersQuery {
   organizationId?: string;
   roleCode?: string;
   includeInactive?: boolean;
-  sort?: 'name' | 'email' | 'lastLogin';
+  sort?: UserSort;
   order?: 'asc' | 'desc';
 }
 
@@ -249,16 +232,7 @@ export interface UpdateUserBody {
   metadata: string | null;
 }
 
-interface EditableDetails {
-  firstName: string;
-  lastName: string;
-  email: string;
-  jobTitle: string | null;
-  phoneNumber: string | null;
-  mobilePhone: string | null;
-  street: string | null;
-  postalCode: string | null;
-  city: string | null;
+interface EditableDetails extends NewUserFields {
   version?: number;
 }
 

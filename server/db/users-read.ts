@@ -1,7 +1,9 @@
 // Reading users: the list (a bounded number of statements whatever the page size), one user, their assignments.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Actor } from '../policy/actor.ts';
-import type { UserScope } from '../policy/users.ts';
+import { requireUserVisible, type UserScope } from '../policy/users.ts';
+import { toOrganizationDto, type OrganizationDto } from './organizations-repo.ts';
+import { rolePermissions } from './roles-repo.ts';
 import type { Database, OrganizationType, RoleType, UserRow } from './schema.ts';
 
 export type { UserRow } from './schema.ts';
@@ -21,24 +23,6 @@ export interface AssignmentRecord {
   roleName: string;
   roleType: RoleType;
   rolePermissions: string[];
-}
-
-export interface OrganizationRecord {
-  id: string;
-  code: string;
-  name: string;
-  type: OrganizationType;
-  parentId: string | null;
-  parentCode: string | null;
-}
-
-export interface RoleRecord {
-  id: number;
-  code: string;
-  name: string;
-  type: RoleType;
-  color: string | null;
-  permissions: string[];
 }
 
 /** ORG_ADMIN is accepted as an alias of ADMIN_ADHERENT (spec §3, demo data). */
@@ -61,8 +45,20 @@ export async function findUser(db: Kysely<Database>, id: string, options: { forU
   return options.forUpdate ? query.forUpdate().executeTakeFirst() : query.executeTakeFirst();
 }
 
-const rolePermissions = sql<string[]>`coalesce((select array_agg(rp.permission_code order by rp.permission_code)
-  from role_permissions rp where rp.role_id = r.id), '{}'::text[])`;
+/** A user the actor may see, with all their assignments and the actor's reach. */
+export interface VisibleUser {
+  scope: UserScope | null;
+  user: UserRow;
+  assignments: AssignmentRecord[];
+}
+
+/** The user, or 404 as for a missing one when out of the actor's reach; `forUpdate` locks the row for the caller's transaction. */
+export async function visibleUser(db: Kysely<Database>, actor: Actor, id: string, options: { forUpdate?: boolean } = {}): Promise<VisibleUser> {
+  const scope = await loadUserScope(db, actor);
+  const found = await findUser(db, id, options);
+  const assignments = found ? await loadAssignments(db, [id]) : [];
+  return { scope, user: requireUserVisible(actor, scope, found, assignments), assignments };
+}
 
 /** Every assignment of these users, with organization and role, in one statement. */
 export async function loadAssignments(db: Kysely<Database>, userIds: readonly string[]): Promise<AssignmentRecord[]> {
@@ -109,24 +105,9 @@ export async function loadAssignments(db: Kysely<Database>, userIds: readonly st
   }));
 }
 
-export async function findOrganization(db: Kysely<Database>, id: string): Promise<OrganizationRecord | undefined> {
-  const row = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toOrganization(row) : undefined;
-}
-
-export function toOrganization(row: { id: string; code: string; name: string; type: OrganizationType; parent_id: string | null; parent_code: string | null }): OrganizationRecord {
-  return { id: row.id, code: row.code, name: row.name, type: row.type, parentId: row.parent_id, parentCode: row.parent_code };
-}
-
-/** Every role with its permissions, by code (one statement). */
-export async function loadRoles(db: Kysely<Database>): Promise<RoleRecord[]> {
-  const rows = await db
-    .selectFrom('roles as r')
-    .select(['r.id', 'r.code', 'r.name', 'r.type', 'r.color'])
-    .select(rolePermissions.as('permissions'))
-    .orderBy('r.id')
-    .execute();
-  return rows.map((r) => ({ id: r.id, code: r.code, name: r.name, type: r.type, color: r.color, permissions: r.permissions }));
+export async function ownPermissions(db: Kysely<Database>, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('user_permissions').select('permission_code').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.permission_code);
 }
 
 /**
@@ -136,7 +117,7 @@ export async function loadRoles(db: Kysely<Database>): Promise<RoleRecord[]> {
 export async function loadOrganizationsForEdit(
   db: Kysely<Database>,
   input: { ids: readonly string[]; withChildrenOf: readonly string[] },
-): Promise<OrganizationRecord[]> {
+): Promise<OrganizationDto[]> {
   if (input.ids.length === 0 && input.withChildrenOf.length === 0) return [];
   const rows = await db
     .selectFrom('organizations')
@@ -149,7 +130,7 @@ export async function loadOrganizationsForEdit(
     })
     .orderBy('code')
     .execute();
-  return rows.map(toOrganization);
+  return rows.map(toOrganizationDto);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,7 +143,7 @@ export interface UserListQuery {
   pageSize: number;
   search?: string;
   /** The filter organization, already found (its type and parent decide the condition). */
-  organization?: OrganizationRecord;
+  organization?: OrganizationDto;
   roleCode?: string;
   includeInactive: boolean;
   sort: UserSort;

@@ -1,8 +1,30 @@
 // The answer shapes of openapi.yaml (User, UserDetail, UserFullDetails) from database records. Pure.
-import type { AssignmentRecord, OrganizationRecord, RoleRecord, UserRow } from './users-read.ts';
+import type { OrganizationDto } from './organizations-repo.ts';
+import { toRoleDto, type RoleRecord } from './roles-repo.ts';
+import type { AssignmentRecord, UserRow } from './users-read.ts';
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 const byCode = (codes: Iterable<string>) => [...new Set(codes)].sort().map((code) => ({ code }));
+
+/** A user's personal fields under their API names: in UserDetailUser, and what the audit records of a user. */
+export function personalFields(user: UserRow) {
+  return {
+    firstName: user.first_name,
+    lastName: user.last_name,
+    email: user.email,
+    jobTitle: user.job_title,
+    phoneNumber: user.phone_number,
+    mobilePhone: user.mobile_phone,
+    street: user.street,
+    postalCode: user.postal_code,
+    city: user.city,
+    metadata: user.metadata,
+  };
+}
+
+/** The organization of an assignment, and its role (OpenAPI UserOrganization, UserDetailOrganization). */
+const organizationOf = (a: AssignmentRecord) => ({ id: a.organizationId, code: a.organizationCode, name: a.organizationName, type: a.organizationType, parentCode: a.parentCode });
+const roleOf = (a: AssignmentRecord) => ({ id: a.roleId, code: a.roleCode, name: a.roleName, type: a.roleType });
 
 /** OpenAPI User: a user as listed. */
 export function toUser(user: UserRow, assignments: readonly AssignmentRecord[]) {
@@ -18,13 +40,9 @@ export function toUser(user: UserRow, assignments: readonly AssignmentRecord[]) 
     phoneNumber: user.phone_number,
     isActive: user.is_active,
     organizations: assignments.map((a) => ({
-      id: a.organizationId,
-      code: a.organizationCode,
-      name: a.organizationName,
-      type: a.organizationType,
-      parentCode: a.parentCode,
+      ...organizationOf(a),
       inheritsToChildren: a.inheritsToChildren,
-      role: { id: a.roleId, code: a.roleCode, name: a.roleName, type: a.roleType, permissions: a.rolePermissions.map((code) => ({ code })) },
+      role: { ...roleOf(a), permissions: a.rolePermissions.map((code) => ({ code })) },
     })),
     userType: user.user_type,
     version: user.version,
@@ -35,16 +53,7 @@ export function toUser(user: UserRow, assignments: readonly AssignmentRecord[]) 
 export function toUserDetailUser(user: UserRow) {
   return {
     id: user.id,
-    firstName: user.first_name,
-    lastName: user.last_name,
-    email: user.email,
-    jobTitle: user.job_title,
-    phoneNumber: user.phone_number,
-    mobilePhone: user.mobile_phone,
-    street: user.street,
-    postalCode: user.postal_code,
-    city: user.city,
-    metadata: user.metadata,
+    ...personalFields(user),
     isActive: user.is_active,
     userType: user.user_type,
     lastLoginAt: iso(user.last_login_at),
@@ -56,39 +65,7 @@ export function toUserDetailUser(user: UserRow) {
 export function toUserDetail(user: UserRow, assignments: readonly AssignmentRecord[]) {
   return {
     user: toUserDetailUser(user),
-    organizations: assignments.map((a) => ({
-      id: a.organizationId,
-      code: a.organizationCode,
-      name: a.organizationName,
-      type: a.organizationType,
-      parentCode: a.parentCode,
-      role: { id: a.roleId, code: a.roleCode, name: a.roleName, type: a.roleType },
-    })),
-  };
-}
-
-/** OpenAPI Role. */
-export function toRole(role: RoleRecord) {
-  return {
-    id: role.id,
-    code: role.code,
-    name: role.name,
-    nomRole: role.name,
-    type: role.type,
-    metadata: role.color ? { color: role.color } : null,
-    permissions: role.permissions.map((code) => ({ code })),
-  };
-}
-
-/** OpenAPI Organization. */
-export function toOrganizationShape(organization: OrganizationRecord) {
-  return {
-    id: organization.id,
-    code: organization.code,
-    name: organization.name,
-    type: organization.type,
-    parentCode: organization.parentCode,
-    parentId: organization.parentId,
+    organizations: assignments.map((a) => ({ ...organizationOf(a), role: roleOf(a) })),
   };
 }
 
@@ -97,7 +74,7 @@ export interface FullDetailsInput {
   /** The assignments the caller may see. */
   assignments: readonly AssignmentRecord[];
   availableRoles: readonly RoleRecord[];
-  availableOrganizations: readonly OrganizationRecord[];
+  availableOrganizations: readonly OrganizationDto[];
   /** The user's effective permissions: a back-office user's own list, else the union over all their roles. */
   permissions: Iterable<string>;
 }
@@ -118,8 +95,8 @@ export function toUserFullDetails(input: FullDetailsInput) {
       roleType: a.roleType,
       inheritsToChildren: a.inheritsToChildren,
     })),
-    availableRoles: input.availableRoles.map(toRole),
-    availableOrganizations: input.availableOrganizations.map(toOrganizationShape),
+    availableRoles: input.availableRoles.map(toRoleDto),
+    availableOrganizations: [...input.availableOrganizations],
     permissions: byCode(input.permissions),
   };
 }

@@ -1,9 +1,10 @@
 // Writing users: always inside the caller's transaction (one per request), never committing on its own.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { ApiError } from '../http/errors.ts';
-import { IdentityDirectoryError } from '../idp/directory.ts';
-import type { Database, JsonValue, UserRow, UserUpdate } from './schema.ts';
-import type { PlannedAssignment } from './users-input.ts';
+import type { AuditEntry } from './audit.ts';
+import { IdentityDirectoryError, IdentityTakenError } from '../idp/directory.ts';
+import type { Database, UserRow, UserUpdate } from './schema.ts';
+import type { PlannedAssignment } from './users-plans.ts';
 import type { AssignmentRecord } from './users-read.ts';
 
 export const WRITE_MESSAGES = {
@@ -128,28 +129,17 @@ export async function deleteUserRows(trx: Transaction<Database>, userId: string)
   await trx.deleteFrom('users').where('id', '=', userId).execute();
 }
 
-export async function ownPermissions(db: Kysely<Database>, userId: string): Promise<string[]> {
-  const rows = await db.selectFrom('user_permissions').select('permission_code').where('user_id', '=', userId).execute();
-  return rows.map((r) => r.permission_code);
+// ---------------------------------------------------------------------------------------------
+// A user as the audit and the identity provider see them.
+
+/** The identity account of a user: their e-mail, and their names as the provider displays them. */
+export function accountOf(user: Pick<UserRow, 'email' | 'first_name' | 'last_name'>): { email: string; displayName: string } {
+  return { email: user.email, displayName: `${user.first_name} ${user.last_name}` };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Audit views.
-
-/** The audited fields of a user, under their API names. */
-export function auditedFields(user: UserRow): Record<string, JsonValue> {
-  return {
-    firstName: user.first_name,
-    lastName: user.last_name,
-    email: user.email,
-    jobTitle: user.job_title,
-    phoneNumber: user.phone_number,
-    mobilePhone: user.mobile_phone,
-    street: user.street,
-    postalCode: user.postal_code,
-    city: user.city,
-    metadata: user.metadata,
-  };
+/** What every audit entry about this user holds: the actor, the user, and the organization of their first assignment. */
+export function userAuditEntry(actor: AuditEntry['actor'], userId: string, assignments: readonly AssignmentRecord[]) {
+  return { actor, entityType: 'user' as const, entityId: userId, organizationId: assignments[0]?.organizationId ?? null };
 }
 
 /** Assignments as sorted text, e.g. '12345678900012 COMPTABLE' (a '+' marks inheritsToChildren). */
@@ -167,11 +157,13 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
 
 /**
  * A concurrent creation with the same email (unique index) answers 409, as does an identity-provider
- * account already linked to another user; an unreachable identity provider 503.
+ * account already linked to another user or signing in with that email; an unreachable identity provider 503.
  */
 export function mapWriteError(error: unknown): unknown {
   if (isUniqueViolation(error, 'users_email_lower_key')) return emailTaken();
-  if (isUniqueViolation(error, 'users_auth_id_key')) return new ApiError(409, WRITE_MESSAGES.identityTaken);
+  if (isUniqueViolation(error, 'users_auth_id_key') || isUniqueViolation(error, 'identity_accounts_email_lower_key') || error instanceof IdentityTakenError) {
+    return new ApiError(409, WRITE_MESSAGES.identityTaken);
+  }
   if (error instanceof IdentityDirectoryError) return new ApiError(503, WRITE_MESSAGES.directoryUnavailable);
   return error;
 }

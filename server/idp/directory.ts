@@ -8,7 +8,8 @@ import type { Database } from '../db/schema.ts';
  *
  * Calls take the transaction of the change they belong to. The local directory writes inside it
  * (all or nothing); a remote one cannot, so a caller makes the remote call last, just before
- * commit, and undoes it (`deleteAccount` after a failed commit of a creation) when needed.
+ * commit, and undoes it (`deleteAccount` after a failed commit of a creation, `updateAccount` back
+ * to the previous values after a failed edit) when needed.
  */
 export interface IdentityDirectory {
   readonly kind: 'local' | 'graph';
@@ -17,6 +18,8 @@ export interface IdentityDirectory {
   disableAccount(trx: Transaction<Database>, subject: string): Promise<void>;
   enableAccount(trx: Transaction<Database>, subject: string): Promise<void>;
   deleteAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void>;
+  /** The e-mail the account signs in with, and its display name; IdentityTakenError when another account signs in with that e-mail. */
+  updateAccount(trx: Transaction<Database> | Kysely<Database>, subject: string, input: { email: string; displayName: string }): Promise<void>;
 }
 
 export class IdentityDirectoryError extends Error {
@@ -26,12 +29,24 @@ export class IdentityDirectoryError extends Error {
   }
 }
 
+/** Another identity account already signs in with this e-mail. */
+export class IdentityTakenError extends IdentityDirectoryError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'IdentityTakenError';
+  }
+}
+
+/** Case-insensitive, as the unique index identity_accounts_email_lower_key. */
+const accountsWithEmail = (trx: Kysely<Database>, email: string) =>
+  trx.selectFrom('identity_accounts').select('subject').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()));
+
 /** The local OpenID Connect provider's accounts (identity_accounts). A new account has no password until the person sets one. */
 export class LocalIdentityDirectory implements IdentityDirectory {
   readonly kind = 'local' as const;
 
   async createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<{ subject: string }> {
-    const existing = await trx.selectFrom('identity_accounts').select(['subject', 'enabled']).where((eb) => eb(eb.fn('lower', ['email']), '=', input.email.toLowerCase())).executeTakeFirst();
+    const existing = await accountsWithEmail(trx, input.email).executeTakeFirst();
     if (existing) {
       // An identity without a portal account (a deleted user came back): reuse it, enabled.
       await trx.updateTable('identity_accounts').set({ enabled: true, display_name: input.displayName }).where('subject', '=', existing.subject).execute();
@@ -52,5 +67,12 @@ export class LocalIdentityDirectory implements IdentityDirectory {
 
   async deleteAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
     await trx.deleteFrom('identity_accounts').where('subject', '=', subject).execute();
+  }
+
+  /** A concurrent change taking the same e-mail meets the unique index identity_accounts_email_lower_key instead. */
+  async updateAccount(trx: Transaction<Database> | Kysely<Database>, subject: string, input: { email: string; displayName: string }): Promise<void> {
+    const other = await accountsWithEmail(trx, input.email).where('subject', '<>', subject).executeTakeFirst();
+    if (other) throw new IdentityTakenError('Un autre compte de connexion utilise déjà cette adresse email.');
+    await trx.updateTable('identity_accounts').set({ email: input.email, display_name: input.displayName }).where('subject', '=', subject).execute();
   }
 }

@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import { IdentityDirectoryError, LocalIdentityDirectory, type IdentityDirectory } from './directory.ts';
+import { IdentityDirectoryError, IdentityTakenError, LocalIdentityDirectory, type IdentityDirectory } from './directory.ts';
 
 export interface GraphDirectoryOptions {
   /** The tenant's id (a uuid) or its domain: where the client-credentials token is asked for. */
@@ -47,6 +47,13 @@ interface CachedToken {
 
 type Json = Record<string, unknown>;
 
+/** Graph's objectIdentity: one way to sign in to an account. */
+interface ObjectIdentity {
+  signInType: string;
+  issuer: string;
+  issuerAssignedId: string;
+}
+
 export class GraphIdentityDirectory implements IdentityDirectory {
   readonly kind = 'graph' as const;
   private readonly options: GraphDirectoryOptions;
@@ -78,7 +85,7 @@ export class GraphIdentityDirectory implements IdentityDirectory {
       const created = await this.call<{ id?: string }>('POST', '/v1.0/users', {
         accountEnabled: true,
         displayName: input.displayName,
-        identities: [{ signInType: 'emailAddress', issuer: this.options.tenantDomain, issuerAssignedId: input.email }],
+        identities: [this.emailIdentity(input.email)],
         passwordProfile: { password, forceChangePasswordNextSignIn: true },
         passwordPolicies: 'DisablePasswordExpiration',
       }, [password]);
@@ -105,6 +112,31 @@ export class GraphIdentityDirectory implements IdentityDirectory {
   /** A missing account counts as deleted. */
   async deleteAccount(_trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
     await this.call('DELETE', `/v1.0/users/${encodeURIComponent(subject)}`, undefined, [], { notFoundIsDone: true });
+  }
+
+  /**
+   * The display name, and the e-mail of the emailAddress identity (added when the account has none).
+   * Graph replaces the whole identities collection on update, the userPrincipalName one included, so
+   * the collection is read first and written back with that one identity changed; it is left out of
+   * the update when it holds this e-mail already.
+   */
+  async updateAccount(_trx: Transaction<Database> | Kysely<Database>, subject: string, input: { email: string; displayName: string }): Promise<void> {
+    const path = `/v1.0/users/${encodeURIComponent(subject)}`;
+    const current = (await this.call<{ identities?: ObjectIdentity[] }>('GET', `${path}?$select=identities`))?.identities ?? [];
+    const signIn = current.find((identity) => identity.signInType === 'emailAddress');
+    const identities = signIn
+      ? current.map((identity) => (identity === signIn ? { ...identity, issuerAssignedId: input.email } : identity))
+      : [...current, this.emailIdentity(input.email)];
+    try {
+      await this.call('PATCH', path, { displayName: input.displayName, ...(signIn?.issuerAssignedId === input.email ? {} : { identities }) });
+    } catch (error) {
+      if (error instanceof GraphDirectoryError && isIdentityTaken(error)) throw new IdentityTakenError(error.message, { cause: error });
+      throw error;
+    }
+  }
+
+  private emailIdentity(email: string): ObjectIdentity {
+    return { signInType: 'emailAddress', issuer: this.options.tenantDomain, issuerAssignedId: email };
   }
 
   /** The object id of the local account signing in with this e-mail, if any. */

@@ -3,11 +3,10 @@ import type { HandlerDeps } from './deps.ts';
 import { actorOf } from '../http/actor-hook.ts';
 import { listAuditEntries } from '../db/audit-repo.ts';
 import type { AuditAction } from '../db/schema.ts';
+import { pageAnswer, type PageRequest } from '../http/pages.ts';
 import { requireCanReadAudit } from '../policy/audit.ts';
 
-interface AuditQuery {
-  page: number;
-  pageSize: number;
+interface AuditQuery extends PageRequest {
   userId?: string;
   organizationId?: string;
   action?: AuditAction;
@@ -19,12 +18,9 @@ export function auditHandlers({ db }: HandlerDeps) {
     async listAuditEntries(request: FastifyRequest) {
       requireCanReadAudit(actorOf(request));
       const query = request.query as AuditQuery;
-      const { items, total } = await listAuditEntries(
-        db,
-        { userId: query.userId, organizationId: query.organizationId, action: query.action },
-        { page: query.page, pageSize: query.pageSize },
-      );
-      return { items, total, totalCount: total, page: query.page, pageSize: query.pageSize, totalPages: Math.ceil(total / query.pageSize) };
+      const page = { page: query.page, pageSize: query.pageSize };
+      const { items, total } = await listAuditEntries(db, { userId: query.userId, organizationId: query.organizationId, action: query.action }, page);
+      return pageAnswer(items, total, page);
     },
   };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { HandlerDeps } from './deps.ts';
 import { actorOf } from '../http/actor-hook.ts';
 import { ApiError, notFound, type FieldError } from '../http/errors.ts';
+import { pageAnswer, type PageRequest } from '../http/pages.ts';
 import {
   requireCanCreateInvitations,
   requireCanDecideInvitation,
@@ -58,10 +59,8 @@ const MESSAGES = {
   directoryUnavailable: "Le service d'identité ne répond pas ; réessayez dans quelques instants.",
 } as const;
 
-interface ListQuery {
+interface ListQuery extends PageRequest {
   status?: string;
-  page: number;
-  pageSize: number;
   search?: string;
   sort?: InvitationSort;
   order?: 'asc' | 'desc';
@@ -140,15 +139,7 @@ export function invitationsHandlers(deps: HandlerDeps) {
       const order = query.order ?? (query.sort ? 'asc' : 'desc');
       const { rows, total } = await listInvitations(db, { statuses, search: query.search, sort, order, page: query.page, pageSize: query.pageSize });
       const invitations = rows.map(toInvitationDto);
-      return {
-        invitations,
-        items: invitations,
-        totalCount: total,
-        total,
-        totalPages: Math.ceil(total / query.pageSize),
-        page: query.page,
-        pageSize: query.pageSize,
-      };
+      return { invitations, ...pageAnswer(invitations, total, query) };
     },
 
     /** GET /api/v2/invitations/{id}: back-office only. */

@@ -3,12 +3,11 @@ import type { HandlerDeps } from './deps.ts';
 import { actorOf } from '../http/actor-hook.ts';
 import { findOrganizationByCode, findOrganizationById, listOrganizations } from '../db/organizations-repo.ts';
 import type { OrganizationType } from '../db/schema.ts';
+import { pageAnswer, type PageRequest } from '../http/pages.ts';
 import { organizationVisibility, requireCanListOrganizations, requireVisibleOrganization } from '../policy/organizations.ts';
 
 /** Query of listOrganizations, validated and defaulted against the contract. */
-interface ListQuery {
-  page: number;
-  pageSize: number;
+interface ListQuery extends PageRequest {
   limit?: number;
   search?: string;
   parentId?: string;
@@ -22,13 +21,10 @@ export function organizationsHandlers({ db }: HandlerDeps) {
       const actor = actorOf(request);
       requireCanListOrganizations(actor);
       const query = request.query as ListQuery;
-      const pageSize = query.limit ?? query.pageSize;
-      const { items, total } = await listOrganizations(
-        db,
-        { visibility: organizationVisibility(actor), search: query.search, parentId: query.parentId, type: query.type },
-        { page: query.page, pageSize },
-      );
-      return { items, total, totalCount: total, page: query.page, pageSize, totalPages: Math.ceil(total / pageSize) };
+      const page = { page: query.page, pageSize: query.limit ?? query.pageSize };
+      const filter = { visibility: organizationVisibility(actor), search: query.search, parentId: query.parentId, type: query.type };
+      const { items, total } = await listOrganizations(db, filter, page);
+      return pageAnswer(items, total, page);
     },
 
     /** GET /api/v2/organizations/code/{code}: 404 when missing or out of reach alike. */

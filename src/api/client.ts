@@ -25,11 +25,13 @@ export interface ErrorBody {
 export class ApiFailure extends Error {
   readonly status: number;
   readonly body: ErrorBody | undefined;
-  constructor(status: number, message: string, body?: ErrorBody) {
+  readonly statusText: string;
+  constructor(status: number, message: string, body?: ErrorBody, statusText = '') {
     super(message);
     this.name = 'ApiFailure';
     this.status = status;
     this.body = body;
+    this.statusText = statusText;
   }
 }
 
@@ -111,7 +113,7 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   const { data, error, response } = await call;
   if (error !== undefined || !response.ok) {
     const body = (error ?? undefined) as ErrorBody | undefined;
-    throw new ApiFailure(response.status, body?.message || fallback, body);
+    throw new ApiFailure(response.status, body?.message || fallback, body, response.statusText);
   }
   return data as T;
 }

@@ -20,3 +20,31 @@ export async function signInToDashboard(page: Page, email: string): Promise<void
 export function sidebar(page: Page) {
   return page.getByRole('navigation', { name: 'Navigation principale' });
 }
+
+/** The signed-in person's bearer token, for making test data through the API as they could. */
+export async function bearer(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'portail.accessToken');
+  if (!cookie) throw new Error('not signed in: no portail.accessToken cookie');
+  return decodeURIComponent(cookie.value);
+}
+
+/** A new pending administrator request for a SIREN found by name, made through the API. */
+export async function createPendingInvitation(page: Page, organizationName: string, type: 'NEW_ADMIN' | 'ROLE_ASSIGNMENT' = 'NEW_ADMIN') {
+  const headers = { Authorization: `Bearer ${await bearer(page)}` };
+  const orgs = await page.request.get(`/api/v2/organizations?type=SIREN&search=${encodeURIComponent(organizationName)}`, { headers });
+  expect(orgs.status()).toBe(200);
+  const siren = (await orgs.json()).items[0];
+  const email = `e2e.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@exemple-test.fr`;
+  const answer = await page.request.post('/api/v2/invitations', {
+    headers,
+    data: {
+      inviteeEmail: email,
+      roleCode: 'ADMIN_ADHERENT',
+      invitationType: type,
+      organizationCode: siren.code,
+      metadata: { userProfile: { firstName: 'Camille', lastName: 'Essai' }, isNewUser: true },
+    },
+  });
+  expect(answer.status(), await answer.text()).toBe(201);
+  return { ...(await answer.json()), email } as { id: number; inviteeEmail: string; email: string; organizationCode: string };
+}

@@ -3,23 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import { writeAudit } from '../../server/db/audit.ts';
 import type { AuditAction } from '../../server/db/schema.ts';
-import { expectMatchesContract } from './support/contract.ts';
-import { getAs } from './support/requests.ts';
+import type { components } from '../../src/api/schema.gen.ts';
+import { getChecked } from './support/requests.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 const ROUTE = '/api/v2/audit';
 
-interface Entry {
-  id: number;
-  at: string;
-  actorId: string | null;
-  actorEmail: string | null;
-  action: AuditAction;
-  entityType: 'user' | 'invitation';
-  entityId: string;
-  organizationId: string | null;
-  changes: Record<string, unknown>;
-}
+type Entry = components['schemas']['AuditEntry'];
 
 for (const backend of backends) {
   describe(`GET ${ROUTE} on ${backend.name}`, () => {
@@ -62,11 +52,7 @@ for (const backend of backends) {
       await t?.close();
     });
 
-    async function audit(email: string | null, query = '') {
-      const answer = await getAs(t, email, `${ROUTE}${query}`);
-      expectMatchesContract('GET', ROUTE, answer.status, answer.body);
-      return answer;
-    }
+    const audit = (email: string | null, query = '') => getChecked(t, email, ROUTE, `${ROUTE}${query}`);
     const ids = (items: Entry[]) => items.map((e) => e.id);
     const newestFirst = (list: number[]) => [...list].reverse();
 

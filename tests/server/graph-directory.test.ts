@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import { IdentityDirectoryError } from '../../server/idp/directory.ts';
+import { IdentityDirectoryError, IdentityTakenError } from '../../server/idp/directory.ts';
 import { GraphDirectoryError, GraphIdentityDirectory, strongPassword, type GraphDirectoryOptions } from '../../server/idp/graph-directory.ts';
 
 interface Recorded {
@@ -233,5 +233,51 @@ describe('GraphIdentityDirectory', () => {
     expect(url.searchParams.get('$select')).toBe('id');
     expect(patch).toMatchObject({ method: 'PATCH', path: '/v1.0/users/existing-id' });
     expect(JSON.parse(patch!.body)).toEqual({ accountEnabled: true, displayName: "Anne O'Neil" });
+  });
+  describe('updateAccount', () => {
+    const UPN = { signInType: 'userPrincipalName', issuer: TENANT_DOMAIN, issuerAssignedId: `${USER_ID}@${TENANT_DOMAIN}` };
+    const EMAIL = { signInType: 'emailAddress', issuer: TENANT_DOMAIN, issuerAssignedId: 'marie.dupont@exemple.fr' };
+    /** Graph holding these identities for the account; PATCH answers as Graph does, or as `patch` says. */
+    const holding = (identities: object[], patch: Reply = { status: 204 }) => {
+      graphReply = (request) => (request.method === 'GET' ? { status: 200, body: { '@odata.context': 'x', identities } } : patch);
+    };
+
+    it('reads the identities, then writes the whole collection back with the emailAddress one changed, and the display name', async () => {
+      holding([EMAIL, UPN]);
+      await directory().updateAccount(trx, USER_ID, { email: 'marie.martin@exemple.fr', displayName: 'Marie Martin' });
+      const [read, write] = graphCalls();
+      const url = new URL(read!.path, base);
+      expect([read!.method, url.pathname, url.searchParams.get('$select')]).toEqual(['GET', `/v1.0/users/${USER_ID}`, 'identities']);
+      expect(write).toMatchObject({ method: 'PATCH', path: `/v1.0/users/${USER_ID}` });
+      expect(write!.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(write!.body)).toEqual({ displayName: 'Marie Martin', identities: [{ ...EMAIL, issuerAssignedId: 'marie.martin@exemple.fr' }, UPN] });
+      expect(graphCalls()).toHaveLength(2);
+    });
+
+    it('changes only the display name when the emailAddress identity holds the e-mail already', async () => {
+      holding([UPN, EMAIL]);
+      await directory().updateAccount(trx, USER_ID, { email: EMAIL.issuerAssignedId, displayName: 'Marie Dupont-Martin' });
+      expect(JSON.parse(graphCalls()[1]!.body)).toEqual({ displayName: 'Marie Dupont-Martin' });
+    });
+
+    it('adds an emailAddress identity of the tenant to an account that had none, keeping the others', async () => {
+      holding([UPN]);
+      await directory().updateAccount(trx, USER_ID, { email: 'marie.martin@exemple.fr', displayName: 'Marie Martin' });
+      expect(JSON.parse(graphCalls()[1]!.body).identities).toEqual([UPN, { ...EMAIL, issuerAssignedId: 'marie.martin@exemple.fr' }]);
+    });
+
+    it('answers IdentityTakenError when another account signs in with that e-mail', async () => {
+      holding([EMAIL, UPN], { status: 400, body: { error: { code: 'Request_BadRequest', message: 'Another object with the same value for property identities already exists.' } } });
+      const error = await directory().updateAccount(trx, USER_ID, { email: 'pris@exemple.fr', displayName: 'Marie Martin' }).then(() => null, (e: unknown) => e);
+      expect(error).toBeInstanceOf(IdentityTakenError);
+      expect(error).toBeInstanceOf(IdentityDirectoryError);
+    });
+
+    it('reports a missing account as a refusal with Graph\'s code, and writes nothing', async () => {
+      graphReply = () => ({ status: 404, body: { error: { code: 'Request_ResourceNotFound', message: `Resource '${USER_ID}' does not exist.` } } });
+      const error = await failureOf(directory().updateAccount(trx, USER_ID, { email: 'a@exemple.fr', displayName: 'A' }));
+      expect(error).toMatchObject({ status: 404, code: 'Request_ResourceNotFound' });
+      expect(graphCalls().map((r) => r.method)).toEqual(['GET']);
+    });
   });
 });

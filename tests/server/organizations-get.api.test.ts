@@ -2,41 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import { expectMatchesContract } from './support/contract.ts';
-import { getAs } from './support/requests.ts';
+import { demoOrganizations, type Organization as Org } from './support/organizations.ts';
+import { getAs, getChecked } from './support/requests.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 const BY_ID = '/api/v2/organizations/{id}';
 const BY_CODE = '/api/v2/organizations/code/{code}';
 
-interface Org {
-  id: string;
-  code: string;
-  name: string;
-  type: 'SIREN' | 'SIRET';
-  parentCode: string | null;
-  parentId: string | null;
-}
-
 for (const backend of backends) {
   describe(`GET one organization (by id, by code) on ${backend.name}`, () => {
     let t: TestApp;
-    let clinique: Org;
-    let cliniqueSirets: Org[];
-    let ehpad: Org;
-    let ehpadSirets: Org[];
+    let clinique: Org, cliniqueSirets: Org[], ehpad: Org, ehpadSirets: Org[];
     /** The SIRET rh.clinique holds RESSOURCE_HUMAINE on. */
     let rhSiret: Org;
 
     beforeAll(async () => {
       t = await startTestApp(backend);
-      const db = t.database.handle.db;
-      const rows = await db.selectFrom('organizations').selectAll().orderBy('code').execute();
-      const dto = (r: (typeof rows)[number]): Org => ({ id: r.id, code: r.code, name: r.name, type: r.type, parentCode: r.parent_code, parentId: r.parent_id });
-      clinique = dto(rows.find((r) => r.name === 'Clinique des Tilleuls')!);
-      ehpad = dto(rows.find((r) => r.name === 'EHPAD Les Glycines')!);
-      cliniqueSirets = rows.filter((r) => r.parent_id === clinique.id).map(dto);
-      ehpadSirets = rows.filter((r) => r.parent_id === ehpad.id).map(dto);
-      const held = await db
+      ({ clinique, cliniqueSirets, ehpad, ehpadSirets } = await demoOrganizations(t));
+      const held = await t.database.handle.db
         .selectFrom('role_assignments as ra')
         .innerJoin('users as u', 'u.id', 'ra.user_id')
         .select('ra.organization_id')
@@ -48,16 +31,8 @@ for (const backend of backends) {
       await t?.close();
     });
 
-    async function byId(email: string | null, id: string) {
-      const answer = await getAs(t, email, `/api/v2/organizations/${id}`);
-      expectMatchesContract('GET', BY_ID, answer.status, answer.body);
-      return answer;
-    }
-    async function byCode(email: string | null, code: string) {
-      const answer = await getAs(t, email, `/api/v2/organizations/code/${code}`);
-      expectMatchesContract('GET', BY_CODE, answer.status, answer.body);
-      return answer;
-    }
+    const byId = (email: string | null, id: string) => getChecked(t, email, BY_ID, `/api/v2/organizations/${id}`);
+    const byCode = (email: string | null, code: string) => getChecked(t, email, BY_CODE, `/api/v2/organizations/code/${code}`);
 
     /** Both lookups answer this organization. */
     async function expectVisible(email: string, org: Org) {

@@ -1,50 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
-import { expectMatchesContract } from './support/contract.ts';
-import { getAs } from './support/requests.ts';
+import { fixtures } from './support/fixtures.ts';
+import { demoOrganizations, type Organization as Org } from './support/organizations.ts';
+import { getChecked } from './support/requests.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 const ROUTE = '/api/v2/organizations';
 
-interface Org {
-  id: string;
-  code: string;
-  name: string;
-  type: 'SIREN' | 'SIRET';
-  parentCode: string | null;
-  parentId: string | null;
-}
-
 for (const backend of backends) {
   describe(`GET ${ROUTE} on ${backend.name}`, () => {
     let t: TestApp;
-    let clinique: Org;
-    let cliniqueSirets: Org[];
-    let ehpad: Org;
-    let ehpadSirets: Org[];
+    let clinique: Org, cliniqueSirets: Org[], ehpad: Org, ehpadSirets: Org[];
     let counts: { all: number; sirens: number };
 
     beforeAll(async () => {
       t = await startTestApp(backend);
-      const db = t.database.handle.db;
-      const rows = await db.selectFrom('organizations').selectAll().orderBy('code').execute();
-      const dto = (r: (typeof rows)[number]): Org => ({ id: r.id, code: r.code, name: r.name, type: r.type, parentCode: r.parent_code, parentId: r.parent_id });
-      clinique = dto(rows.find((r) => r.name === 'Clinique des Tilleuls')!);
-      ehpad = dto(rows.find((r) => r.name === 'EHPAD Les Glycines')!);
-      cliniqueSirets = rows.filter((r) => r.parent_id === clinique.id).map(dto);
-      ehpadSirets = rows.filter((r) => r.parent_id === ehpad.id).map(dto);
-      counts = { all: rows.length, sirens: rows.filter((r) => r.type === 'SIREN').length };
+      const tree = await demoOrganizations(t);
+      ({ clinique, cliniqueSirets, ehpad, ehpadSirets } = tree);
+      counts = { all: tree.all.length, sirens: tree.all.filter((o) => o.type === 'SIREN').length };
     });
     afterAll(async () => {
       await t?.close();
     });
 
-    async function list(email: string | null, query = '') {
-      const answer = await getAs(t, email, `${ROUTE}${query}`);
-      expectMatchesContract('GET', ROUTE, answer.status, answer.body);
-      return answer;
-    }
+    const list = (email: string | null, query = '') => getChecked(t, email, ROUTE, `${ROUTE}${query}`);
 
     /** Every item of every page of a query, as one list. */
     async function everything(email: string, query = '') {
@@ -54,19 +34,6 @@ for (const backend of backends) {
         items.push(...body.items);
         if (page >= body.totalPages) return { items, total: body.total as number };
       }
-    }
-
-    /** An active organization user with one role on one organization, made for this test. */
-    async function organizationUser(organizationId: string, roleCode: string) {
-      const db = t.database.handle.db;
-      const id = randomUUID();
-      const subject = randomUUID();
-      const email = `orga.${id.slice(0, 8)}@exemple-test.fr`;
-      const role = await db.selectFrom('roles').select('id').where('code', '=', roleCode).executeTakeFirstOrThrow();
-      await db.insertInto('identity_accounts').values({ subject, email, display_name: 'Test Organisation', password_hash: null }).execute();
-      await db.insertInto('users').values({ id, auth_id: subject, email, first_name: 'Test', last_name: 'Organisation', user_type: 'ORGANIZATION' }).execute();
-      await db.insertInto('role_assignments').values({ user_id: id, organization_id: organizationId, role_id: role.id }).execute();
-      return email;
     }
 
     describe('for the back office', () => {
@@ -175,7 +142,7 @@ for (const backend of backends) {
       });
 
       it('shows a user holding USER_LIST on one SIRET that SIRET and its parent SIREN, not the sibling SIRETs', async () => {
-        const email = await organizationUser(ehpadSirets[1]!.id, 'GESTIONNAIRE');
+        const { email } = await fixtures(t.database.handle.db).user({ organizationId: ehpadSirets[1]!.id, roleCode: 'GESTIONNAIRE' });
         const { items } = await everything(email);
         expect(items).toEqual([ehpad, ehpadSirets[1]]);
       });

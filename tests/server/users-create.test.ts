@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from 'kysely';
 import { backends } from './db/test-databases.ts';
-import { startTestApp, type TestApp } from './support/test-app.ts';
-import { callApi, completePayload, demoOrganizations, PERSONAS, roleIds, rowCounts, uniqueEmail, wizardPayload, type DemoOrganizations } from './support/users-api.ts';
+import type { TestApp } from './support/test-app.ts';
+import { callApi, completePayload, PERSONAS, rowCounts, startUsersApp, uniqueEmail, wizardPayload, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 import { IdentityDirectoryError, LocalIdentityDirectory } from '../../server/idp/directory.ts';
 import type { Database } from '../../server/db/schema.ts';
 
@@ -17,18 +17,12 @@ class FlakyDirectory extends LocalIdentityDirectory {
 
 for (const backend of backends) {
   describe(`POST /api/v2/users and /users/complete on ${backend.name}`, () => {
-    let t: TestApp;
-    let orgs: DemoOrganizations;
-    let roles: Record<string, number>;
+    let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
     const directory = new FlakyDirectory();
     beforeAll(async () => {
-      t = await startTestApp(backend, { directory });
-      orgs = await demoOrganizations(t);
-      roles = await roleIds(t);
+      ({ t, orgs, roles } = await startUsersApp(backend, { directory }));
     });
-    afterAll(async () => {
-      await t?.close();
-    });
+    afterAll(() => t?.close());
 
     const wizard = (as: string, payload: unknown) => callApi(t, { as, method: 'POST', route: '/api/v2/users', payload });
     const complete = (as: string, payload: unknown) => callApi(t, { as, method: 'POST', route: '/api/v2/users/complete', payload });

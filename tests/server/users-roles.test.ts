@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
-import { startTestApp, type TestApp } from './support/test-app.ts';
-import { callApi, createUserAs, demoOrganizations, PERSONAS, roleIds, rowCounts, userIdOf, type DemoOrganizations } from './support/users-api.ts';
+import type { TestApp } from './support/test-app.ts';
+import { callApi, createUserAs, PERSONAS, rowCounts, startUsersApp, userIdOf, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 
 for (const backend of backends) {
   describe(`POST /api/v2/users/{id}/roles and PUT /roles/bulk on ${backend.name}`, () => {
-    let t: TestApp;
-    let orgs: DemoOrganizations;
-    let roles: Record<string, number>;
+    let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
     beforeAll(async () => {
-      t = await startTestApp(backend);
-      orgs = await demoOrganizations(t);
-      roles = await roleIds(t);
+      ({ t, orgs, roles } = await startUsersApp(backend));
     });
-    afterAll(async () => {
-      await t?.close();
-    });
+    afterAll(() => t?.close());
 
     const siret = (i: number) => orgs.cliniqueSirets[i]!;
     const freshUser = () => createUserAs(t, PERSONAS.backoffice, [siret(0).code], [roles.COMPTABLE!]);

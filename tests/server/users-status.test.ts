@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
-import { startTestApp, type TestApp } from './support/test-app.ts';
-import { callApi, createUserAs, demoOrganizations, PERSONAS, roleIds, rowCounts, userIdOf, type DemoOrganizations } from './support/users-api.ts';
+import type { TestApp } from './support/test-app.ts';
+import { callApi, createUserAs, PERSONAS, rowCounts, startUsersApp, userIdOf, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 import { DEMO_PASSWORD } from '../../server/db/seed.ts';
 import { setIdentityPassword } from '../../server/db/identity-store.ts';
 
@@ -10,17 +10,11 @@ const PASSWORD = 'Mot-de-passe-de-test-2026';
 
 for (const backend of backends) {
   describe(`deactivate, reactivate and delete users on ${backend.name}`, () => {
-    let t: TestApp;
-    let orgs: DemoOrganizations;
-    let roles: Record<string, number>;
+    let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
     beforeAll(async () => {
-      t = await startTestApp(backend);
-      orgs = await demoOrganizations(t);
-      roles = await roleIds(t);
+      ({ t, orgs, roles } = await startUsersApp(backend));
     });
-    afterAll(async () => {
-      await t?.close();
-    });
+    afterAll(() => t?.close());
 
     const freshUser = () => createUserAs(t, PERSONAS.backoffice, [orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!]);
     const post = (as: string, id: string, action: 'deactivate' | 'reactivate') => callApi(t, { as, method: 'POST', route: `/api/v2/users/{id}/${action}`, params: { id } });

@@ -1,23 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
-import { startTestApp, type TestApp } from './support/test-app.ts';
-import { callApi, createUserAs, demoOrganizations, PERSONAS, roleIds, rowCounts, userIdOf, type DemoOrganizations } from './support/users-api.ts';
+import type { TestApp } from './support/test-app.ts';
+import { callApi, createUserAs, PERSONAS, rowCounts, startUsersApp, userIdOf, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 
 const STALE = "Cet utilisateur a été modifié par quelqu'un d'autre entre-temps. Rechargez la page.";
 
 for (const backend of backends) {
   describe(`PUT /api/v2/users/{id}, /full-update and /complete on ${backend.name}`, () => {
-    let t: TestApp;
-    let orgs: DemoOrganizations;
-    let roles: Record<string, number>;
+    let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
     beforeAll(async () => {
-      t = await startTestApp(backend);
-      orgs = await demoOrganizations(t);
-      roles = await roleIds(t);
+      ({ t, orgs, roles } = await startUsersApp(backend));
     });
-    afterAll(async () => {
-      await t?.close();
-    });
+    afterAll(() => t?.close());
 
     const siret = (i: number) => orgs.cliniqueSirets[i]!;
     const freshUser = (extra: Record<string, unknown> = {}) => createUserAs(t, PERSONAS.backoffice, [siret(0).code], [roles.COMPTABLE!], extra);

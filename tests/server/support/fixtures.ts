@@ -2,6 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../server/db/schema.ts';
 
+/** How many rows each of these tables holds, under the names given: to show what a call wrote, or that it wrote nothing. */
+export async function countRows<K extends string>(db: Kysely<Database>, tables: Record<K, keyof Database>): Promise<Record<K, number>> {
+  const counts = {} as Record<K, number>;
+  for (const [name, table] of Object.entries(tables) as [K, keyof Database][]) {
+    counts[name] = Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  }
+  return counts;
+}
+
 /** Test data made directly in the database: each test makes its own, so that none depends on another's. */
 export function fixtures(db: Kysely<Database>) {
   const organization = async (name: string, type: 'SIREN' | 'SIRET' = 'SIREN') =>

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { expectMatchesContract } from './contract.ts';
+import { countRows } from './fixtures.ts';
 import type { TestApp } from './test-app.ts';
 
 export interface Answer {
@@ -63,15 +64,6 @@ export async function firstSiretOf(t: TestApp, sirenId: string) {
 }
 
 /** Rows that a decision writes besides the invitation: to show that a refused one wrote none. */
-export async function traceCounts(t: TestApp) {
-  const db = t.database.handle.db;
-  const count = async (table: 'audit_log' | 'outbox' | 'users' | 'role_assignments' | 'identity_accounts') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return {
-    audit: await count('audit_log'),
-    outbox: await count('outbox'),
-    users: await count('users'),
-    assignments: await count('role_assignments'),
-    identities: await count('identity_accounts'),
-  };
+export function traceCounts(t: TestApp) {
+  return countRows(t.database.handle.db, { audit: 'audit_log', outbox: 'outbox', users: 'users', assignments: 'role_assignments', identities: 'identity_accounts' });
 }

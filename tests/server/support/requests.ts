@@ -1,3 +1,4 @@
+import { expectMatchesContract } from './contract.ts';
 import type { TestApp } from './test-app.ts';
 
 /** A GET as the demo account with this email (or without a token), its body parsed when it is JSON. */
@@ -6,4 +7,11 @@ export async function getAs(t: TestApp, email: string | null, url: string) {
   const answer = await t.app.inject({ method: 'GET', url, ...(headers ? { headers } : {}) });
   const isJson = String(answer.headers['content-type'] ?? '').includes('json');
   return { status: answer.statusCode, body: isJson ? answer.json() : answer.body, headers: answer.headers };
+}
+
+/** getAs, the answer checked against what the contract documents for GET `route` and its status. */
+export async function getChecked(t: TestApp, email: string | null, route: string, url: string) {
+  const answer = await getAs(t, email, url);
+  expectMatchesContract('GET', route, answer.status, answer.body);
+  return answer;
 }

@@ -1,8 +1,13 @@
 // Calls of the users API as a given person, every answer checked against the contract; demo data lookups.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
+import type { Backend } from '../db/test-databases.ts';
 import { expectMatchesContract } from './contract.ts';
-import type { TestApp } from './test-app.ts';
+import { countRows } from './fixtures.ts';
+import { demoOrganizations, type DemoOrganizations } from './organizations.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
+
+export { demoOrganizations, type DemoOrganizations };
 
 export const PERSONAS = {
   backoffice: 'backoffice@portail.test',
@@ -54,26 +59,17 @@ export function uniqueEmail(prefix = 'test'): string {
   return `${prefix}.${randomBytes(5).toString('hex')}@exemple.fr`;
 }
 
-export interface DemoOrganizations {
-  clinique: { id: string; code: string };
-  cliniqueSirets: { id: string; code: string }[];
-  ehpad: { id: string; code: string };
-  ehpadSirets: { id: string; code: string }[];
-}
+export type RoleIds = Record<string, number>;
 
-/** The two demo employers and their establishments (SIRETs sorted by code). */
-export async function demoOrganizations(t: TestApp): Promise<DemoOrganizations> {
-  const db = t.database.handle.db;
-  const siren = (name: string) => db.selectFrom('organizations').select(['id', 'code']).where('name', '=', name).where('type', '=', 'SIREN').executeTakeFirstOrThrow();
-  const sirets = (parentId: string) => db.selectFrom('organizations').select(['id', 'code']).where('parent_id', '=', parentId).orderBy('code').execute();
-  const clinique = await siren('Clinique des Tilleuls');
-  const ehpad = await siren('EHPAD Les Glycines');
-  return { clinique, cliniqueSirets: await sirets(clinique.id), ehpad, ehpadSirets: await sirets(ehpad.id) };
-}
-
-export async function roleIds(t: TestApp): Promise<Record<string, number>> {
+export async function roleIds(t: TestApp): Promise<RoleIds> {
   const rows = await t.database.handle.db.selectFrom('roles').select(['id', 'code']).execute();
   return Object.fromEntries(rows.map((r) => [r.code, r.id]));
+}
+
+/** The app of a users test file, with the demo organizations and the role ids by code. */
+export async function startUsersApp(backend: Backend, options: TestAppOptions = {}): Promise<{ t: TestApp; orgs: DemoOrganizations; roles: RoleIds }> {
+  const t = await startTestApp(backend, options);
+  return { t, orgs: await demoOrganizations(t), roles: await roleIds(t) };
 }
 
 export async function userIdOf(t: TestApp, email: string): Promise<string> {
@@ -124,17 +120,14 @@ export async function createUserAs(t: TestApp, as: string, organizationCodes: st
 }
 
 /** Row counts of the tables a user write touches. */
-export async function rowCounts(t: TestApp) {
-  const db = t.database.handle.db;
-  const count = async (table: 'users' | 'role_assignments' | 'audit_log' | 'outbox' | 'identity_accounts' | 'user_permissions' | 'invitations') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return {
-    users: await count('users'),
-    roleAssignments: await count('role_assignments'),
-    audit: await count('audit_log'),
-    outbox: await count('outbox'),
-    identities: await count('identity_accounts'),
-    userPermissions: await count('user_permissions'),
-    invitations: await count('invitations'),
-  };
+export function rowCounts(t: TestApp) {
+  return countRows(t.database.handle.db, {
+    users: 'users',
+    roleAssignments: 'role_assignments',
+    audit: 'audit_log',
+    outbox: 'outbox',
+    identities: 'identity_accounts',
+    userPermissions: 'user_permissions',
+    invitations: 'invitations',
+  });
 }

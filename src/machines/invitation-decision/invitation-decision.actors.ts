@@ -1,0 +1,35 @@
+import { fromPromise } from 'xstate';
+import type { QueryClient } from '@tanstack/react-query';
+import { ApiFailure, type ApiClient } from '../../api/client';
+import { approveInvitation, invitationsKeys, rejectInvitation } from '../../api/invitations';
+import type { DecidableInvitation, DecisionFailure, DecisionInput } from './invitation-decision.machine';
+
+/** The decision's API calls; the invitation lists and detail are refreshed after each. */
+export function invitationDecisionActors(api: ApiClient, queryClient: QueryClient) {
+  return {
+    actors: {
+      decide: fromPromise<DecidableInvitation, DecisionInput>(async ({ input }) => {
+        try {
+          const { invitation, decision, reason } = input;
+          const updated = decision === 'approve' ? await approveInvitation(api, invitation.id) : await rejectInvitation(api, invitation.id, reason);
+          queryClient.setQueryData(invitationsKeys.detail(updated.id), updated);
+          return updated;
+        } catch (error) {
+          const failure: DecisionFailure =
+            error instanceof ApiFailure
+              ? {
+                  status: error.status,
+                  statusText: error.statusText,
+                  message: error.body?.message ?? null,
+                  reasonError: error.body?.fieldErrors?.find((f) => f.field.endsWith('rejectionReason'))?.message ?? null,
+                }
+              : { status: 0, statusText: '', message: null, reasonError: null };
+          throw failure;
+        } finally {
+          // Decided here or elsewhere meanwhile: the lists show the truth either way.
+          void queryClient.invalidateQueries({ queryKey: invitationsKeys.all });
+        }
+      }),
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'react';
+import { createLazyRoute, useRouter, useRouterState } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Guarded } from './guarded';
+import { DecisionFlow } from './invitation-decision-flow';
+import { useDocumentTitle } from './use-document-title';
+import { invitationsQueryOptions, type Invitation } from '../api/invitations';
+import type { Decision } from '../machines/invitation-decision/invitation-decision.machine';
+import { pageItems, pageRange } from '../domain/pagination';
+import type { AdminSearch } from './admin';
+import { formatDateTime } from '../domain/dates';
+import { InvitationsList } from '../ui/invitations/invitations-list';
+import { useToast } from '../ui/toaster';
+import { fr } from '../i18n/fr';
+
+/** Spec §2: 500 ms search debounce, toasts of 4 s. */
+export const ADMIN_SEARCH_DEBOUNCE_MS = 500;
+export const ADMIN_TOAST_MS = 4000;
+
+const apiQuery = (s: AdminSearch) => ({
+  status: s.status === 'all' ? 'pending,approved,rejected' : s.status.toLowerCase(),
+  search: s.search.trim() || undefined,
+  sort: s.sort,
+  order: s.order,
+  page: s.page,
+  pageSize: s.pageSize,
+});
+
+function AdminInvitations() {
+  const router = useRouter();
+  const { api, queryClient } = Route.useRouteContext();
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const toast = useToast();
+  const passedToast = useRouterState({ select: (s) => s.location.state.toast });
+  const [action, setAction] = useState<{ invitation: Invitation; intent: Decision } | null>(null);
+  const query = useQuery(invitationsQueryOptions(api, apiQuery(search)));
+  useDocumentTitle(fr.invitations.documentTitle);
+
+  useEffect(() => {
+    if (passedToast) toast({ ...passedToast, durationMs: ADMIN_TOAST_MS });
+  }, [passedToast, toast]);
+
+  const update = (changes: Partial<AdminSearch>) => void navigate({ search: (prev) => ({ ...prev, ...changes }) });
+  const data = query.data;
+  const rows = data?.items ?? [];
+  const range = data ? pageRange(data.page, data.pageSize, data.totalCount) : null;
+  const totalPages = data?.totalPages ?? 0;
+  const open = (invitation: Invitation | undefined, intent: Decision) => invitation && setAction({ invitation, intent });
+  const byId = (id: number) => rows.find((r) => r.id === id);
+
+  return (
+    <>
+      <InvitationsList
+        search={search}
+        rows={rows}
+        loading={query.isPending}
+        summary={range && data ? fr.invitations.range(range.from, range.to, data.totalCount) : fr.invitations.noResult}
+        pagination={{ page: search.page, totalPages, items: pageItems(search.page, totalPages) }}
+        searchDebounceMs={ADMIN_SEARCH_DEBOUNCE_MS}
+        formatDate={(iso) => formatDateTime(iso) ?? '—'}
+        onStatus={(status) => update({ status, page: 1 })}
+        onSearch={(text) => update({ search: text, page: 1 })}
+        onSort={(sort) => update({ sort, order: search.sort === sort && search.order === 'asc' ? 'desc' : 'asc', page: 1 })}
+        onPage={(page) => update({ page })}
+        onPageSize={(pageSize) => update({ pageSize, page: 1 })}
+        onCreate={() => void router.navigate({ href: '/admin-actions' })}
+        onApprove={(row) => open(byId(row.id), 'approve')}
+        onReject={(row) => open(byId(row.id), 'reject')}
+        onView={(row) => void navigate({ to: '/admin/$id', params: { id: String(row.id) } })}
+      />
+      {action && (
+        <DecisionFlow
+          key={`${action.invitation.id}-${action.intent}`}
+          api={api}
+          queryClient={queryClient}
+          invitation={byId(action.invitation.id) ?? action.invitation}
+          intent={action.intent}
+          mode="list"
+          onOutcome={(outcome) => {
+            toast({ ...outcome, durationMs: ADMIN_TOAST_MS });
+            setAction(null);
+          }}
+          onClose={() => setAction(null)}
+        />
+      )}
+    </>
+  );
+}
+
+const BACK_OFFICE_ONLY = { backOfficeOnly: true } as const;
+
+export const Route = createLazyRoute('/shell/admin')({
+  component: () => (
+    <Guarded requirement={BACK_OFFICE_ONLY}>
+      <AdminInvitations />
+    </Guarded>
+  ),
+});

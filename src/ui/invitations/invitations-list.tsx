@@ -1,0 +1,82 @@
+import type { PageItem } from '../../domain/pagination';
+import type { PageSize } from '../../domain/pagination';
+import { fr } from '../../i18n/fr';
+import { DebouncedSearchInput } from '../debounced-search-input';
+import { PageSizeSelect } from '../page-size-select';
+import { Pagination } from '../pagination';
+import { SegmentedFilter } from '../segmented-filter';
+import { Spinner } from '../spinner';
+import type { SortOrder } from '../sortable-header';
+import { InvitationsTable, type InvitationRow, type InvitationSort } from './invitations-table';
+
+type StatusFilter = 'all' | 'PENDING' | 'APPROVED' | 'REJECTED';
+
+export interface InvitationsListProps {
+  search: { status: StatusFilter; search: string; sort: InvitationSort; order: SortOrder; page: number; pageSize: PageSize };
+  rows: InvitationRow[];
+  loading: boolean;
+  summary: string;
+  pagination: { page: number; totalPages: number; items: PageItem[] };
+  searchDebounceMs: number;
+  formatDate: (iso: string) => string;
+  onStatus: (status: StatusFilter) => void;
+  onSearch: (text: string) => void;
+  onSort: (sort: InvitationSort) => void;
+  onPage: (page: number) => void;
+  onPageSize: (size: PageSize) => void;
+  onCreate: () => void;
+  onApprove: (row: InvitationRow) => void;
+  onReject: (row: InvitationRow) => void;
+  onView: (row: InvitationRow) => void;
+}
+
+const t = fr.invitations;
+
+/** Spec §2 /admin: the requests for administrator rights, filtered, searched, sorted and paged. */
+export function InvitationsList(props: InvitationsListProps) {
+  const { search } = props;
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-slate-900">{t.heading}</h1>
+        <button type="button" onClick={props.onCreate} className="rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+          {t.create}
+        </button>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <SegmentedFilter
+          label={t.filterLabel}
+          value={search.status}
+          onChange={props.onStatus}
+          options={(['all', 'PENDING', 'APPROVED', 'REJECTED'] as const).map((value) => ({ value, label: t.filters[value] }))}
+        />
+        <DebouncedSearchInput value={search.search} label={t.searchLabel} placeholder={t.search} delayMs={props.searchDebounceMs} onSearch={props.onSearch} />
+      </div>
+      {props.loading ? (
+        <Spinner label={t.loading} />
+      ) : props.rows.length === 0 ? (
+        <p role="status" className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
+          {t.empty}
+        </p>
+      ) : (
+        <InvitationsTable
+          rows={props.rows}
+          sort={search.sort}
+          order={search.order}
+          formatDate={props.formatDate}
+          onSort={props.onSort}
+          onApprove={props.onApprove}
+          onReject={props.onReject}
+          onView={props.onView}
+        />
+      )}
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p role="status" className="text-sm text-slate-700">
+          {props.summary}
+        </p>
+        <PageSizeSelect value={search.pageSize} label={t.pageSize} onChange={props.onPageSize} />
+        <Pagination page={props.pagination.page} totalPages={props.pagination.totalPages} items={props.pagination.items} onPage={props.onPage} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { fr } from '../../i18n/fr';
+import { SortableHeader, type SortOrder } from '../sortable-header';
+import { InvitationStatusBadge, type InvitationStatus } from './status-badge';
+
+export interface InvitationRow {
+  id: number;
+  inviteeEmail: string;
+  createdAt: string;
+  organizationCode: string;
+  status: InvitationStatus;
+}
+
+export type InvitationSort = 'id' | 'email' | 'createdAt';
+
+export interface InvitationsTableProps {
+  rows: InvitationRow[];
+  sort: InvitationSort;
+  order: SortOrder;
+  formatDate: (iso: string) => string;
+  onSort: (sort: InvitationSort) => void;
+  onApprove: (row: InvitationRow) => void;
+  onReject: (row: InvitationRow) => void;
+  onView: (row: InvitationRow) => void;
+}
+
+const action = 'rounded-md px-2.5 py-1 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-40';
+
+export function InvitationsTable({ rows, sort, order, formatDate, onSort, onApprove, onReject, onView }: InvitationsTableProps) {
+  const t = fr.invitations;
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <thead className="bg-slate-50 text-slate-700">
+          <tr>
+            <SortableHeader label={t.columns.id} active={sort === 'id'} order={order} onSort={() => onSort('id')} />
+            <SortableHeader label={t.columns.email} active={sort === 'email'} order={order} onSort={() => onSort('email')} />
+            <SortableHeader label={t.columns.createdAt} active={sort === 'createdAt'} order={order} onSort={() => onSort('createdAt')} />
+            <th scope="col" className="px-3 py-2 text-left font-semibold">
+              {t.columns.siren}
+            </th>
+            <th scope="col" className="px-3 py-2 text-left font-semibold">
+              {t.columns.status}
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">
+              {t.columns.actions}
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((row) => {
+            const decided = row.status !== 'PENDING';
+            return (
+              <tr key={row.id} className="hover:bg-slate-50">
+                <td className="px-3 py-2 font-mono">#{row.id}</td>
+                <td className="px-3 py-2 [overflow-wrap:anywhere]">{row.inviteeEmail}</td>
+                <td className="px-3 py-2 whitespace-nowrap">{formatDate(row.createdAt)}</td>
+                <td className="px-3 py-2 font-mono">{row.organizationCode}</td>
+                <td className="px-3 py-2">
+                  <InvitationStatusBadge status={row.status} />
+                </td>
+                <td className="px-3 py-2">
+                  <div className="flex justify-end gap-1 whitespace-nowrap">
+                    <button type="button" disabled={decided} onClick={() => onApprove(row)} aria-label={t.actionFor(t.approve, row.inviteeEmail)} className={`${action} bg-green-700 text-white hover:bg-green-800`}>
+                      {t.approve}
+                    </button>
+                    <button type="button" disabled={decided} onClick={() => onReject(row)} aria-label={t.actionFor(t.reject, row.inviteeEmail)} className={`${action} bg-red-700 text-white hover:bg-red-800`}>
+                      {t.reject}
+                    </button>
+                    <button type="button" onClick={() => onView(row)} aria-label={t.actionFor(t.view, row.inviteeEmail)} className={`${action} border border-slate-300 text-slate-800 hover:bg-slate-100`}>
+                      {t.view}
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
