@@ -36,7 +36,8 @@ export interface SidebarProps {
 }
 
 export function Sidebar({ entries, currentPath, email, profile, onNavigate }: SidebarProps) {
-  const [collapsed, setCollapsed] = useState(false);
+  // Folded at first on a narrow screen, where the content needs the room.
+  const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px)').matches === true);
   const [profileOpen, setProfileOpen] = useState(false);
   const profileId = useId();
   const itemClass = 'flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm font-medium transition-colors';

@@ -13,3 +13,14 @@ describe('roleDisplayLabel', () => {
     expect(roleDisplayLabel('Cabinet comptable (externe)')).toBe('Cabinet comptable (externe)');
   });
 });
+
+import { roleTone } from '../../src/domain/roles';
+
+describe('role badge colours', () => {
+  it('gives each known code its colour, ORG_ADMIN the one of ADMIN_ADHERENT, and grey to any other', () => {
+    expect(roleTone('ADMIN_ADHERENT')).toBe('purple');
+    expect(roleTone('ORG_ADMIN')).toBe(roleTone('ADMIN_ADHERENT'));
+    expect(roleTone('COMPTABLE')).not.toBe('grey');
+    expect(roleTone('ROLE_INCONNU')).toBe('grey');
+  });
+});

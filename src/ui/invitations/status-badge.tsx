@@ -10,5 +10,5 @@ const COLORS: Record<InvitationStatus, string> = {
 };
 
 export function InvitationStatusBadge({ status }: { status: InvitationStatus }) {
-  return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${COLORS[status]}`}>{fr.invitations.status[status]}</span>;
+  return <span className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${COLORS[status]}`}>{fr.invitations.status[status]}</span>;
 }
