@@ -9,13 +9,14 @@ import { shellRoute } from './routes/shell';
 import { dashboardRoute } from './routes/dashboard';
 import { adminRoute } from './routes/admin';
 import { adminDetailRoute } from './routes/admin-detail';
+import { usersRoute } from './routes/users';
 
 export const routeTree = rootRoute.addChildren([
   landingRoute,
   signInRoute,
   redirectLoginRoute,
   signOutRoute,
-  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute]),
+  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute]),
 ]);
 
 export function createAppRouter(context: RouterContext) {

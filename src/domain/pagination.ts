@@ -40,3 +40,15 @@ export function pageRange(page: number, pageSize: number, total: number): { from
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
+
+/** The users list's pager (spec §9): every page when there are 5 or fewer, else 3 numbers around the current one with ellipses. */
+export function compactPageItems(current: number, totalPages: number): PageItem[] {
+  if (totalPages <= 5) return Array.from({ length: Math.max(totalPages, 0) }, (_, i) => i + 1);
+  const page = Math.min(Math.max(current, 1), totalPages);
+  const start = Math.min(Math.max(page - 1, 1), totalPages - 2);
+  const items: PageItem[] = [];
+  if (start > 1) items.push('ellipsis-start');
+  items.push(start, start + 1, start + 2);
+  if (start + 2 < totalPages) items.push('ellipsis-end');
+  return items;
+}

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { createRoute, useRouter } from '@tanstack/react-router';
 import { rootRoute } from './root';
 import { useSession } from '../session';
@@ -10,6 +11,10 @@ function Landing() {
   const router = useRouter();
   const signedIn = useSession(isSignedIn);
   useDocumentTitle(fr.landing.title);
+  // The provider's sign-out comes back with ?state=…, which means nothing here.
+  useEffect(() => {
+    if (window.location.search) void router.navigate({ to: '/', replace: true });
+  }, [router]);
   return (
     <LandingPage
       signedIn={signedIn}

@@ -32,3 +32,16 @@ describe('dates in French, Europe/Paris', () => {
     expect(formatDateTime(null)).toBeNull();
   });
 });
+
+import { compactPageItems } from '../../src/domain/pagination';
+
+describe('the users pager (every page up to 5, else 3 numbers with ellipses)', () => {
+  it('shows every page when there are 5 or fewer', () => {
+    expect(compactPageItems(3, 5)).toEqual([1, 2, 3, 4, 5]);
+  });
+  it('shows 3 numbers around the current page otherwise', () => {
+    expect(compactPageItems(1, 9)).toEqual([1, 2, 3, 'ellipsis-end']);
+    expect(compactPageItems(5, 9)).toEqual(['ellipsis-start', 4, 5, 6, 'ellipsis-end']);
+    expect(compactPageItems(9, 9)).toEqual(['ellipsis-start', 7, 8, 9]);
+  });
+});

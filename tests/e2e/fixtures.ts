@@ -48,3 +48,27 @@ export async function createPendingInvitation(page: Page, organizationName: stri
   expect(answer.status(), await answer.text()).toBe(201);
   return { ...(await answer.json()), email } as { id: number; inviteeEmail: string; email: string; organizationCode: string };
 }
+
+/** A new user of an employer (found by name), holding one external role on one of its establishments, made through the API. */
+export async function createUser(page: Page, organizationName: string, options: { lastName?: string; roleCode?: string } = {}) {
+  const headers = { Authorization: `Bearer ${await bearer(page)}` };
+  const sirets = await (await page.request.get(`/api/v2/organizations?type=SIRET&search=${encodeURIComponent(organizationName)}`, { headers })).json();
+  const roles = (await (await page.request.get('/api/v2/roles', { headers })).json()) as { id: number; code: string }[];
+  const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const lastName = options.lastName ?? 'Essai';
+  const body = {
+    email: `e2e.${unique}@exemple-test.fr`,
+    firstName: 'Camille',
+    lastName,
+    jobTitle: 'Assistante',
+    phoneNumber: '0612345678',
+    street: '4 rue des Tests',
+    postalCode: '69000',
+    city: 'Lyon',
+    organizationCodes: [sirets.items[0].code],
+    roleIds: [roles.find((r) => r.code === (options.roleCode ?? 'COMPTABLE'))!.id],
+  };
+  const answer = await page.request.post('/api/v2/users/complete', { headers, data: body });
+  expect(answer.status(), await answer.text()).toBe(201);
+  return { email: body.email, name: `Camille ${lastName}` };
+}

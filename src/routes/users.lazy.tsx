@@ -1,0 +1,144 @@
+import { useState } from 'react';
+import { createLazyRoute, useRouter } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Guarded } from './guarded';
+import { ActivationFlow, type ActivationRequest } from './users-activation';
+import { useDocumentTitle } from './use-document-title';
+import { usersQueryOptions, type User } from '../api/users';
+import { organizationsQueryOptions, DROPDOWN_PAGE_SIZE } from '../api/organizations';
+import { rolesQueryOptions } from '../api/roles';
+import { useSession } from '../session';
+import type { SessionProfile } from '../machines/session/session.machine';
+import { hasPermission, isBackOffice } from '../domain/permissions';
+import { canChangeActivation, canDeletePermanently, canEditUser } from '../domain/user-actions';
+import { roleDisplayLabel, roleTone } from '../domain/roles';
+import { compactPageItems, pageRange } from '../domain/pagination';
+import { formatDateTime } from '../domain/dates';
+import { UsersList } from '../ui/users/users-list';
+import { UsersFilters } from '../ui/users/users-filters';
+import { UsersTable, type UserRow } from '../ui/users/users-table';
+import { useToast } from '../ui/toaster';
+import { fr } from '../i18n/fr';
+import type { UsersSearch } from './users';
+
+/** Spec §9: toasts of about 3.3 s on the users screens; the name or email search waits 500 ms. */
+const TOAST_MS = 3300;
+const SEARCH_DEBOUNCE_MS = 500;
+const t = fr.usersList;
+
+function toRow(actor: SessionProfile, user: User, roleNames: Map<string, string>): UserRow {
+  const name = `${user.firstName} ${user.lastName}`.trim();
+  const target = { id: user.id, isActive: user.isActive, roles: user.roles, organizations: user.organizations };
+  return {
+    id: user.id,
+    name,
+    email: user.email,
+    lastLogin: formatDateTime(user.lastLoginAt),
+    isActive: user.isActive,
+    roles: user.roles.map((code) => ({ code, label: roleDisplayLabel(roleNames.get(code) ?? code), tone: roleTone(code) })),
+    allowed: { edit: canEditUser(actor, target), changeActivation: canChangeActivation(actor, target), deletePermanently: canDeletePermanently(actor, target) },
+  };
+}
+
+function UsersScreen({ actor }: { actor: SessionProfile }) {
+  const router = useRouter();
+  const { api, queryClient } = Route.useRouteContext();
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const toast = useToast();
+  const [sirenSearch, setSirenSearch] = useState('');
+  const [request, setRequest] = useState<ActivationRequest | null>(null);
+  const backOffice = isBackOffice(actor);
+  const sirens = useQuery(organizationsQueryOptions(api, { type: 'SIREN', search: sirenSearch || undefined, pageSize: DROPDOWN_PAGE_SIZE }));
+  const sirets = useQuery({ ...organizationsQueryOptions(api, { type: 'SIRET', parentId: search.siren, pageSize: DROPDOWN_PAGE_SIZE }), enabled: Boolean(search.siren) });
+  const roles = useQuery(rolesQueryOptions(api));
+  const users = useQuery(
+    usersQueryOptions(api, {
+      organizationId: search.siret ?? search.siren,
+      roleCode: search.role,
+      search: search.search.trim() || undefined,
+      includeInactive: true,
+      sort: search.sort,
+      order: search.order,
+      page: search.page,
+      pageSize: search.pageSize,
+    }),
+  );
+  const sirenOptions = (sirens.data?.items ?? []).map((o) => ({ value: o.id, label: `${o.name} (${o.code})` }));
+  const chosenSiren = sirens.data?.items.find((o) => o.id === search.siren) ?? (!backOffice && sirens.data?.items.length === 1 ? sirens.data.items[0] : undefined);
+  const title = !backOffice && chosenSiren ? t.titleFor(chosenSiren.name) : t.title;
+  useDocumentTitle(title);
+
+  const update = (changes: Partial<UsersSearch>) => void navigate({ search: (prev) => ({ ...prev, ...changes }) });
+  const roleNames = new Map((roles.data ?? []).map((r) => [r.code, r.name]));
+  const rows = (users.data?.items ?? []).map((u) => toRow(actor, u, roleNames));
+  const data = users.data;
+  const range = data ? pageRange(data.page, data.pageSize, data.total) : null;
+  const ask = (action: ActivationRequest['action'], row: UserRow) =>
+    setRequest({ action, target: { id: row.id, name: row.name, isActive: row.isActive }, allowed: { deactivate: row.allowed.changeActivation, reactivate: row.allowed.changeActivation, delete: row.allowed.deletePermanently } });
+  const showSirenFilter = backOffice || (hasPermission(actor, 'USER_LIST') && sirenOptions.length > 0);
+
+  return (
+    <>
+      <UsersList
+        title={title}
+        canAdd={hasPermission(actor, 'USER_CREATE')}
+        canRequestAdmin={!backOffice && hasPermission(actor, 'USER_CREATE')}
+        onAdd={() => void router.navigate({ href: '/utilisateurs/creer' })}
+        onRequestAdmin={() => void router.navigate({ href: '/admin-actions' })}
+        filters={
+          <UsersFilters
+            sirens={showSirenFilter ? { options: sirenOptions, value: search.siren ?? '', search: sirenSearch, onSearch: setSirenSearch, onChange: (v) => update({ siren: v || undefined, siret: undefined, page: 1 }) } : null}
+            sirets={search.siren ? { options: (sirets.data?.items ?? []).map((o) => ({ value: o.id, label: `${o.name} (${o.code})` })), value: search.siret ?? '', onChange: (v) => update({ siret: v || undefined, page: 1 }) } : null}
+            roles={{ options: (roles.data ?? []).map((r) => ({ value: r.code, label: roleDisplayLabel(r.name) })), value: search.role ?? '', onChange: (v) => update({ role: v || undefined, page: 1 }) }}
+            search={{ value: search.search, delayMs: SEARCH_DEBOUNCE_MS, onSearch: (text) => update({ search: text, page: 1 }) }}
+          />
+        }
+        loading={users.isPending}
+        empty={rows.length === 0}
+        table={
+          <UsersTable
+            rows={rows}
+            sort={search.sort}
+            order={search.order}
+            onSort={(sort) => update({ sort, order: search.sort === sort && search.order === 'asc' ? 'desc' : 'asc', page: 1 })}
+            onEdit={(row) => void router.navigate({ href: `/utilisateurs/edit/${row.id}` })}
+            onView={(row) => void router.navigate({ href: `/utilisateurs/${row.id}` })}
+            onDeactivate={(row) => ask('deactivate', row)}
+            onReactivate={(row) => ask('reactivate', row)}
+            onDelete={(row) => ask('delete', row)}
+          />
+        }
+        summary={range && data ? t.range(range.from, range.to, data.total) : t.none}
+        pageSize={search.pageSize}
+        onPageSize={(pageSize) => update({ pageSize, page: 1 })}
+        pagination={{ page: search.page, totalPages: data?.totalPages ?? 0, items: compactPageItems(search.page, data?.totalPages ?? 0), onPage: (page) => update({ page }) }}
+      />
+      {request && (
+        <ActivationFlow
+          key={`${request.action}-${request.target.id}`}
+          api={api}
+          queryClient={queryClient}
+          request={request}
+          onOutcome={(outcome) => toast({ ...outcome, durationMs: TOAST_MS })}
+          onClose={() => setRequest(null)}
+        />
+      )}
+    </>
+  );
+}
+
+function UsersPage() {
+  const actor = useSession((s) => s.context.profile);
+  return actor ? <UsersScreen actor={actor} /> : null;
+}
+
+const NEEDS_USER_LIST = { permissions: ['USER_LIST'] };
+
+export const Route = createLazyRoute('/shell/utilisateurs')({
+  component: () => (
+    <Guarded requirement={NEEDS_USER_LIST}>
+      <UsersPage />
+    </Guarded>
+  ),
+});

@@ -1,0 +1,60 @@
+import { useId } from 'react';
+import { fr } from '../../i18n/fr';
+import { DebouncedSearchInput } from '../debounced-search-input';
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+export interface UsersFiltersProps {
+  /** Null: the SIREN filter is not offered (organization users without USER_LIST or SIRENs). */
+  sirens: { options: Option[]; value: string; search: string; onSearch: (text: string) => void; onChange: (value: string) => void } | null;
+  /** Null: no single SIREN chosen. */
+  sirets: { options: Option[]; value: string; onChange: (value: string) => void } | null;
+  roles: { options: Option[]; value: string; onChange: (value: string) => void };
+  search: { value: string; delayMs: number; onSearch: (text: string) => void };
+}
+
+const t = fr.usersList;
+const select = 'min-w-48 max-w-md rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm';
+
+function Select({ label, value, options, onChange, allLabel = t.all }: { label: string; value: string; options: Option[]; onChange: (v: string) => void; allLabel?: string }) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={select}>
+        <option value="">{allLabel}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Spec §2 /utilisateurs filters: SIREN (with its own search), SIRET of the chosen SIREN, role, and the name or email search. */
+export function UsersFilters({ sirens, sirets, roles, search }: UsersFiltersProps) {
+  return (
+    <div className="flex flex-wrap items-end gap-4">
+      {sirens && (
+        <div className="flex flex-wrap items-end gap-2">
+          <div className="w-56">
+            <DebouncedSearchInput value={sirens.search} label={t.sirenSearch} placeholder={t.sirenSearch} delayMs={300} onSearch={sirens.onSearch} />
+          </div>
+          <Select label={t.siren} value={sirens.value} options={sirens.options} onChange={sirens.onChange} />
+        </div>
+      )}
+      {sirets && <Select label={t.siret} value={sirets.value} options={sirets.options} onChange={sirets.onChange} />}
+      <Select label={t.role} value={roles.value} options={roles.options} onChange={roles.onChange} />
+      <div className="min-w-64 flex-1">
+        <DebouncedSearchInput value={search.value} label={t.searchLabel} placeholder={t.search} delayMs={search.delayMs} onSearch={search.onSearch} />
+      </div>
+    </div>
+  );
+}

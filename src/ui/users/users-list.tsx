@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import type { PageItem, PageSize } from '../../domain/pagination';
+import { fr } from '../../i18n/fr';
+import { PageSizeSelect } from '../page-size-select';
+import { Pagination } from '../pagination';
+import { Spinner } from '../spinner';
+
+export interface UsersListProps {
+  title: string;
+  canAdd: boolean;
+  canRequestAdmin: boolean;
+  onAdd: () => void;
+  onRequestAdmin: () => void;
+  filters: ReactNode;
+  loading: boolean;
+  empty: boolean;
+  table: ReactNode;
+  summary: string;
+  pageSize: PageSize;
+  onPageSize: (size: PageSize) => void;
+  pagination: { page: number; totalPages: number; items: PageItem[]; onPage: (page: number) => void };
+}
+
+const t = fr.usersList;
+
+/** Spec §2 /utilisateurs: the page around the filters and the table. */
+export function UsersList(props: UsersListProps) {
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-slate-900">{props.title}</h1>
+        <div className="flex flex-wrap gap-2">
+          {props.canRequestAdmin && (
+            <button type="button" onClick={props.onRequestAdmin} className="rounded-lg border border-brand-600 px-4 py-2 font-semibold text-brand-700 hover:bg-brand-50">
+              {t.requestAdmin}
+            </button>
+          )}
+          {props.canAdd && (
+            <button type="button" onClick={props.onAdd} className="rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+              {t.add}
+            </button>
+          )}
+        </div>
+      </div>
+      {props.filters}
+      {props.loading ? (
+        <Spinner label={t.loading} />
+      ) : props.empty ? (
+        <p role="status" className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
+          {t.empty}
+        </p>
+      ) : (
+        props.table
+      )}
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p role="status" className="text-sm text-slate-700">
+          {props.summary}
+        </p>
+        <PageSizeSelect value={props.pageSize} label={t.pageSize} onChange={props.onPageSize} />
+        <Pagination page={props.pagination.page} totalPages={props.pagination.totalPages} items={props.pagination.items} onPage={props.pagination.onPage} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createUser, sidebar, signInToDashboard } from './fixtures';
+
+async function openUsers(page: Page) {
+  await sidebar(page).getByRole('link', { name: 'Gestion des utilisateurs' }).click();
+  await expect(page.getByRole('table')).toBeVisible();
+}
+
+async function searchFor(page: Page, text: string) {
+  await page.getByPlaceholder('Rechercher par nom ou email...').fill(text);
+  await expect(page).toHaveURL(/search=/);
+}
+
+const rowOf = (page: Page, email: string) => page.getByRole('row').filter({ hasText: email });
+
+test('back office filters by SIREN, SIRET and role, searches, sorts and pages', async ({ page }) => {
+  await signInToDashboard(page, 'backoffice@portail.test');
+  await openUsers(page);
+  await expect(page.getByText(/^Affichage 1-10 sur \d+ utilisateurs$/)).toBeVisible();
+  await expect(page.getByLabel('SIRET')).toHaveCount(0);
+
+  const sirenSelect = page.getByLabel('SIREN', { exact: true });
+  await expect(sirenSelect.locator('option', { hasText: 'Clinique des Tilleuls' })).toHaveCount(1);
+  const clinic = (await sirenSelect.locator('option').allTextContents()).find((label) => label.startsWith('Clinique des Tilleuls'))!;
+  await sirenSelect.selectOption({ label: clinic });
+  await expect(page).toHaveURL(/siren=/);
+  await expect(page.getByLabel('SIRET')).toBeVisible();
+  const sirets = await page.getByLabel('SIRET').locator('option').allTextContents();
+  expect(sirets[0]).toBe('Tous');
+  await page.getByLabel('SIRET').selectOption({ index: 1 });
+  await expect(page).toHaveURL(/siret=/);
+  await expect(page.getByRole('row').nth(1)).toBeVisible();
+
+  await sirenSelect.selectOption({ label: 'Tous' });
+  await page.getByLabel('Filtrer par rôle :').selectOption({ label: 'Comptable' });
+  await expect(page).toHaveURL(/role=COMPTABLE/);
+  const badges = page.getByRole('row').locator('td:nth-child(4)');
+  await expect(badges.first()).toBeVisible();
+
+  await page.getByLabel('Filtrer par rôle :').selectOption({ label: 'Tous' });
+  await page.getByRole('columnheader', { name: /Email/ }).getByRole('button').click();
+  await expect(page).toHaveURL(/sort=email/);
+  const emails = await page.getByRole('row').locator('td:nth-child(2)').allTextContents();
+  expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b)));
+  await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Page 2' }).click();
+  await expect(page.getByText(/^Affichage 11-20 sur \d+ utilisateurs$/)).toBeVisible();
+
+  await searchFor(page, 'personne-inexistante-xyz');
+  await expect(page.getByText('Aucun utilisateur trouvé')).toBeVisible();
+  await expect(page.getByText('Aucun utilisateur', { exact: true })).toBeVisible();
+});
+
+test('back office deactivates then reactivates a user', async ({ page }) => {
+  await signInToDashboard(page, 'backoffice@portail.test');
+  const user = await createUser(page, 'Clinique des Tilleuls', { lastName: 'Activation' });
+  await openUsers(page);
+  await searchFor(page, user.email);
+  const row = rowOf(page, user.email);
+  await row.getByRole('button', { name: `Actions pour ${user.name}` }).click();
+  await page.getByRole('menuitem', { name: 'Désactiver' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText(`Êtes-vous sûr de vouloir désactiver ${user.name} ?`);
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmer' }).click();
+  await expect(page.getByText(`"${user.name}" a été désactivé avec succès.`).first()).toBeVisible();
+  await expect(row.getByRole('img', { name: 'Utilisateur désactivé' })).toBeVisible();
+
+  await row.getByRole('button', { name: `Actions pour ${user.name}` }).click();
+  await page.getByRole('menuitem', { name: 'Activer' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText(`Êtes-vous sûr de vouloir réactiver ${user.name} ?`);
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmer' }).click();
+  await expect(page.getByText(`"${user.name}" a été activé avec succès.`).first()).toBeVisible();
+  await expect(row.getByRole('img', { name: 'Utilisateur désactivé' })).toHaveCount(0);
+});
+
+test('back office deletes a user for good: the row goes and the total drops by one', async ({ page }) => {
+  await signInToDashboard(page, 'backoffice@portail.test');
+  const lastName = `Suppression${Date.now().toString(36).replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!)}`;
+  const first = await createUser(page, 'EHPAD Les Glycines', { lastName });
+  await createUser(page, 'EHPAD Les Glycines', { lastName });
+  await openUsers(page);
+  await searchFor(page, lastName);
+  await expect(page.getByText('Affichage 1-2 sur 2 utilisateurs')).toBeVisible();
+  await rowOf(page, first.email).getByRole('button', { name: `Actions pour ${first.name}` }).click();
+  await page.getByRole('menuitem', { name: 'Supprimer définitivement' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText('irréversible');
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmer' }).click();
+  await expect(page.getByText(`L'utilisateur "${first.name}" a été supprimé définitivement.`).first()).toBeVisible();
+  await expect(page.getByText('Affichage 1-1 sur 1 utilisateurs')).toBeVisible();
+  await expect(rowOf(page, first.email)).toHaveCount(0);
+});
+
+test("an employer administrator sees only the clinic's users and cannot change an administrator or themselves", async ({ page }) => {
+  await signInToDashboard(page, 'admin.clinique@portail.test');
+  await openUsers(page);
+  await expect(page.getByRole('heading', { name: 'Gestion des utilisateurs - Clinique des Tilleuls' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Demander un administrateur' })).toBeVisible();
+  await searchFor(page, 'admin.ehpad@portail.test');
+  await expect(page.getByText('Aucun utilisateur trouvé')).toBeVisible();
+  await searchFor(page, 'admin.clinique@portail.test');
+  const self = rowOf(page, 'admin.clinique@portail.test');
+  await expect(self.getByRole('button', { name: /^Modifier/ })).toBeDisabled();
+  await self.getByRole('button', { name: /^Actions pour/ }).click();
+  await expect(page.getByRole('menuitem', { name: 'Impossible de désactiver' })).toHaveAttribute('aria-disabled', 'true');
+  await page.keyboard.press('Escape');
+  // Another administrator of the clinic.
+  await page.getByPlaceholder('Rechercher par nom ou email...').fill('');
+  await page.getByLabel('Filtrer par rôle :').selectOption({ label: 'Admin Adhérent' });
+  const admins = page.getByRole('row').filter({ hasNot: page.getByText('admin.clinique@portail.test') }).filter({ has: page.getByRole('button', { name: /^Modifier/ }) });
+  await expect(admins.first().getByRole('button', { name: /^Modifier/ })).toBeDisabled();
+});
+
+test('a read-only back-office user has no permanent delete, and a user without USER_LIST is sent home', async ({ page, browser }) => {
+  await signInToDashboard(page, 'lecteur@portail.test');
+  await openUsers(page);
+  await expect(page.getByRole('button', { name: 'Ajouter un utilisateur' })).toHaveCount(0);
+  await page.getByRole('button', { name: /^Actions pour/ }).first().click();
+  await expect(page.getByRole('menuitem', { name: 'Voir le profil' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Supprimer définitivement' })).toHaveCount(0);
+
+  const other = await browser.newContext({ ignoreHTTPSErrors: true });
+  const rh = await other.newPage();
+  await signInToDashboard(rh, 'rh.clinique@portail.test');
+  await rh.goto('/utilisateurs');
+  await rh.waitForURL('**/dashboard');
+  await other.close();
+});
