@@ -10,13 +10,15 @@ import { dashboardRoute } from './routes/dashboard';
 import { adminRoute } from './routes/admin';
 import { adminDetailRoute } from './routes/admin-detail';
 import { usersRoute } from './routes/users';
+import { userProfileRoute } from './routes/user-profile';
+import { userEditRoute } from './routes/user-edit';
 
 export const routeTree = rootRoute.addChildren([
   landingRoute,
   signInRoute,
   redirectLoginRoute,
   signOutRoute,
-  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute]),
+  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute]),
 ]);
 
 export function createAppRouter(context: RouterContext) {

@@ -7,6 +7,7 @@ export interface ConfirmDialogProps {
   title: string;
   description: string;
   confirmLabel?: string;
+  cancelLabel?: string;
   confirmDisabled?: boolean;
   busy?: boolean;
   /** An error shown in the dialog, announced. */
@@ -17,7 +18,7 @@ export interface ConfirmDialogProps {
 }
 
 /** An accessible confirmation (Radix AlertDialog): focus moves in, Escape cancels, focus returns on close. */
-export function ConfirmDialog({ open, title, description, confirmLabel = fr.invitations.confirm, confirmDisabled, busy, error, onConfirm, onCancel, children }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, description, confirmLabel = fr.invitations.confirm, cancelLabel = fr.invitations.cancel, confirmDisabled, busy, error, onConfirm, onCancel, children }: ConfirmDialogProps) {
   return (
     <AlertDialog.Root open={open} onOpenChange={(next) => !next && onCancel()}>
       <AlertDialog.Portal>
@@ -32,7 +33,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel = fr.invi
             </p>
           )}
           <div className="mt-6 flex justify-end gap-3">
-            <AlertDialog.Cancel className="rounded-lg border border-slate-300 px-4 py-2 font-medium text-slate-700 hover:bg-slate-50">{fr.invitations.cancel}</AlertDialog.Cancel>
+            <AlertDialog.Cancel className="rounded-lg border border-slate-300 px-4 py-2 font-medium text-slate-700 hover:bg-slate-50">{cancelLabel}</AlertDialog.Cancel>
             <button
               type="button"
               onClick={onConfirm}

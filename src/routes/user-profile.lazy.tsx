@@ -1,0 +1,65 @@
+import { useMemo } from 'react';
+import { createLazyRoute, Link } from '@tanstack/react-router';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { useDocumentTitle } from './use-document-title';
+import { ApiFailure } from '../api/client';
+import { organizationByCodeQueryOptions, userQueryOptions } from '../api/user-details';
+import { useSession } from '../session';
+import { hasPermission } from '../domain/permissions';
+import { canEditUser } from '../domain/user-actions';
+import { groupBySiren } from '../domain/user-profile';
+import { Spinner } from '../ui/spinner';
+import { UserNotFound, UserProfile } from '../ui/users/user-profile';
+import { fr } from '../i18n/fr';
+
+const t = fr.userProfile;
+const isUserId = (id: string) => z.string().uuid().safeParse(id).success;
+/** A user out of reach answers 404 (or 403 without USER_LIST): nothing to retry. */
+const retryUnlessRefused = (count: number, error: Error) => !(error instanceof ApiFailure && (error.status === 403 || error.status === 404)) && count < 3;
+
+function ProfileScreen() {
+  const { api } = Route.useRouteContext();
+  const { id } = Route.useParams();
+  const actor = useSession((s) => s.context.profile);
+  const valid = isUserId(id);
+  const query = useQuery({ ...userQueryOptions(api, id), enabled: valid, retry: retryUnlessRefused });
+  const grouped = useMemo(() => groupBySiren(query.data?.organizations ?? []), [query.data]);
+  // A user holding only SIRETs of a SIREN: its name is looked up (else 'SIREN {code}').
+  const lookups = useQueries({ queries: grouped.filter((s) => !s.name).map((s) => organizationByCodeQueryOptions(api, s.code)) });
+  const names = new Map(lookups.flatMap((l) => (l.data ? [[l.data.code, l.data.name] as const] : [])));
+  const sirens = grouped.map((s) => (s.name ? s : { ...s, name: names.get(s.code) ?? '' }));
+  useDocumentTitle(t.documentTitle);
+
+  const back = (
+    <Link to="/utilisateurs" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+      <span aria-hidden="true">←</span> {t.back}
+    </Link>
+  );
+  if (valid && query.isPending) return <Spinner label={t.loading} />;
+  const detail = query.data;
+  if (!valid || !detail) {
+    const status = query.error instanceof ApiFailure ? query.error.status : 404;
+    return <UserNotFound detail={status === 404 || status === 403 ? null : query.error?.message}>{back}</UserNotFound>;
+  }
+  const target = { id: detail.user.id, isActive: detail.user.isActive, roles: detail.organizations.map((o) => o.role.code), organizations: detail.organizations };
+  const editable = actor !== null && hasPermission(actor, 'USER_CREATE') && canEditUser(actor, target);
+  return (
+    <div className="space-y-5">
+      {back}
+      <UserProfile
+        user={detail.user}
+        sirens={sirens}
+        actions={
+          editable && (
+            <Link to="/utilisateurs/edit/$userId" params={{ userId: detail.user.id }} className="rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+              {t.edit}
+            </Link>
+          )
+        }
+      />
+    </div>
+  );
+}
+
+export const Route = createLazyRoute('/shell/utilisateurs/$id')({ component: ProfileScreen });

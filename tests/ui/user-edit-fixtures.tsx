@@ -1,0 +1,126 @@
+// A small in-memory stand-in of the API for the edit page's component tests (the real server is the
+// browser tests' business), and the page mounted in a router of its own.
+import { vi } from 'vitest';
+import { render } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
+import { createApiClient } from '../../src/api/client';
+import type { OrganizationSummary, UserFullDetails } from '../../src/api/user-details';
+import { UserEditFlow } from '../../src/routes/user-edit-flow';
+import { Toaster } from '../../src/ui/toaster';
+
+export const USER_ID = '6f1d2c3b-0000-4000-8000-000000000001';
+export const EDITOR_ID = '6f1d2c3b-0000-4000-8000-00000000000b';
+
+const org = (id: string, code: string, name: string, parentId: string | null = null): OrganizationSummary => ({
+  id,
+  code,
+  name,
+  type: parentId ? 'SIRET' : 'SIREN',
+  parentCode: parentId ? code.slice(0, 9) : null,
+  parentId,
+});
+export const clinique = org('00000000-0000-4000-8000-00000000a000', '787441799', 'Clinique des Tilleuls');
+export const lyon = org('00000000-0000-4000-8000-00000000a001', '78744179900014', 'Clinique des Tilleuls - Lyon', clinique.id);
+export const villeurbanne = org('00000000-0000-4000-8000-00000000a002', '78744179900022', 'Clinique des Tilleuls - Villeurbanne', clinique.id);
+export const glycines = org('00000000-0000-4000-8000-00000000b000', '469860456', 'EHPAD Les Glycines');
+export const nantes = org('00000000-0000-4000-8000-00000000b001', '46986045600018', 'EHPAD Les Glycines - Nantes', glycines.id);
+const organizations = [clinique, lyon, villeurbanne, glycines, nantes];
+
+const role = (id: number, code: string, name: string, type: 'INTERNAL' | 'EXTERNAL' = 'EXTERNAL') => ({ id, code, name, nomRole: name, type, metadata: null, permissions: [] });
+export const roles = [role(1, 'ADHESION', 'Adhésion'), role(5, 'ADMIN_ADHERENT', 'Administrateur adhérent ("Admin Adhérent")', 'INTERNAL'), role(6, 'RESSOURCE_HUMAINE', 'Ressources humaines'), role(10, 'COMPTABLE', 'Comptable')];
+
+/** Romain Garnier, Ressources humaines on the Lyon establishment of the Clinique des Tilleuls. */
+export function fullDetails(version: number, jobTitle = 'Gestionnaire RH'): UserFullDetails {
+  return {
+    user: {
+      id: USER_ID,
+      firstName: 'Romain',
+      lastName: 'Garnier',
+      email: 'rh.clinique@portail.test',
+      jobTitle,
+      phoneNumber: '04 50 82 08 35',
+      mobilePhone: null,
+      street: '47 place de la République',
+      postalCode: '69003',
+      city: 'Lyon',
+      metadata: null,
+      isActive: true,
+      userType: 'ORGANIZATION',
+      lastLoginAt: null,
+      version,
+    },
+    assignments: [
+      {
+        id: '00000000-0000-4000-8000-0000000000a1',
+        organizationId: lyon.id,
+        organizationCode: lyon.code,
+        organizationName: lyon.name,
+        organizationType: 'SIRET',
+        roleId: 6,
+        roleCode: 'RESSOURCE_HUMAINE',
+        roleName: 'Ressources humaines',
+        roleType: 'EXTERNAL',
+        inheritsToChildren: false,
+      },
+    ],
+    availableRoles: roles,
+    availableOrganizations: [clinique, lyon, villeurbanne],
+    permissions: [],
+  };
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const page = (items: OrganizationSummary[]) => json(200, { items, total: items.length, totalCount: items.length, page: 1, pageSize: 100, totalPages: 1 });
+
+export interface FakeApi {
+  /** The user's version on the "server"; bump it to play someone else's change. */
+  version: number;
+  jobTitle: string;
+  updateStatus: number;
+  updateBody: unknown;
+  updates: { body: Record<string, unknown>; ifMatch: string | null }[];
+}
+
+export function fakeApi(): FakeApi & { fetch: typeof globalThis.fetch } {
+  const state: FakeApi = { version: 3, jobTitle: 'Gestionnaire RH', updateStatus: 200, updateBody: null, updates: [] };
+  const fetch = vi.fn(async (input: RequestInfo | URL) => {
+    const request = input as Request;
+    const url = new URL(request.url);
+    if (url.pathname === `/api/v2/users/${USER_ID}/full-details`) return json(200, fullDetails(state.version, state.jobTitle));
+    if (url.pathname === `/api/v2/users/${USER_ID}/complete` && request.method === 'PUT') {
+      state.updates.push({ body: JSON.parse(await request.text()), ifMatch: request.headers.get('if-match') });
+      return json(state.updateStatus, state.updateBody ?? { user: fullDetails(state.version).user, organizations: [] });
+    }
+    if (url.pathname === '/api/v2/organizations') {
+      const type = url.searchParams.get('type');
+      const parentId = url.searchParams.get('parentId');
+      const search = (url.searchParams.get('search') ?? '').toLowerCase();
+      return page(organizations.filter((o) => o.type === type && (!parentId || o.parentId === parentId) && `${o.code} ${o.name}`.toLowerCase().includes(search)));
+    }
+    return json(404, { error: 'NotFound', message: 'Ressource introuvable.', requestId: 'test' });
+  });
+  return Object.assign(state, { fetch: fetch as unknown as typeof globalThis.fetch });
+}
+
+/** The edit page of USER_ID, in a router of its own with the users list at /utilisateurs. */
+export function renderEditPage(api: ReturnType<typeof fakeApi>, editor = { id: EDITOR_ID, backOffice: true }, canSearchSirens = true) {
+  const client = createApiClient({ baseUrl: 'https://portal.test', getToken: () => 't', fetch: api.fetch, sleep: async () => {} });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const root = createRootRoute({ component: Outlet });
+  const list = createRoute({ getParentRoute: () => root, path: '/utilisateurs', component: () => <h1>Gestion des utilisateurs</h1> });
+  const edit = createRoute({
+    getParentRoute: () => root,
+    path: '/utilisateurs/edit/$userId',
+    component: () => <UserEditFlow api={client} queryClient={queryClient} userId={USER_ID} editor={editor} canSearchSirens={canSearchSirens} />,
+  });
+  const router = createRouter({ routeTree: root.addChildren([list, edit]), history: createMemoryHistory({ initialEntries: [`/utilisateurs/edit/${USER_ID}`] }) });
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <Toaster>
+        <RouterProvider router={router as never} />
+      </Toaster>
+    </QueryClientProvider>,
+  );
+  return { ...view, router };
+}

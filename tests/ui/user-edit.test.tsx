@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { EDITOR_ID, fakeApi, renderEditPage, USER_ID } from './user-edit-fixtures';
+
+afterEach(cleanup);
+
+/** The text a disabled control points at with aria-describedby (its tooltip's text). */
+function reasonOf(element: HTMLElement): string | null {
+  const id = element.getAttribute('aria-describedby');
+  return id ? (document.getElementById(id)?.textContent ?? null) : null;
+}
+
+const tab = (name: string) => screen.getByRole('tab', { name });
+const saveButton = () => screen.getByRole('button', { name: 'Enregistrer' });
+const disabled = (element: HTMLElement) => element.hasAttribute('disabled');
+
+async function openLoaded() {
+  const api = fakeApi();
+  const view = renderEditPage(api);
+  await screen.findByDisplayValue('Gestionnaire RH');
+  return { api, view, user: userEvent.setup() };
+}
+
+async function chooseGlycines(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(tab('SIREN'));
+  await user.type(screen.getByRole('searchbox', { name: 'Rechercher un SIREN' }), 'glycines');
+  await user.click(await screen.findByRole('checkbox', { name: /EHPAD Les Glycines/ }));
+}
+
+describe('the edit tabs (spec §2, §4)', () => {
+  it("disables the SIRET and Rôles tabs while no SIREN is chosen, saying 'Veuillez d'abord sélectionner un SIREN'", async () => {
+    const { user } = await openLoaded();
+    expect(disabled(tab('SIRET'))).toBe(false);
+    await user.click(tab('SIREN'));
+    await user.click(screen.getByRole('button', { name: 'Retirer Clinique des Tilleuls (787441799)' }));
+    expect(disabled(tab('SIRET'))).toBe(true);
+    expect(reasonOf(tab('SIRET'))).toBe("Veuillez d'abord sélectionner un SIREN");
+    expect(disabled(tab('Rôles'))).toBe(true);
+    expect(screen.getByText('Aucun SIREN sélectionné.')).toBeTruthy();
+  });
+
+  it("disables the Rôles tab until each chosen SIREN has a SIRET, saying 'Sélectionnez au moins un SIRET pour chaque SIREN choisi'", async () => {
+    const { user } = await openLoaded();
+    expect(disabled(tab('Rôles'))).toBe(false);
+    await chooseGlycines(user);
+    expect(disabled(tab('Rôles'))).toBe(true);
+    expect(reasonOf(tab('Rôles'))).toBe('Sélectionnez au moins un SIRET pour chaque SIREN choisi');
+    await user.click(tab('SIRET'));
+    const group = screen.getByRole('region', { name: 'EHPAD Les Glycines (469860456)' });
+    expect(within(group).getByText('Aucun SIRET sélectionné pour ce SIREN.')).toBeTruthy();
+    await user.click(await within(group).findByRole('checkbox', { name: /EHPAD Les Glycines - Nantes/ }));
+    expect(disabled(tab('Rôles'))).toBe(false);
+    expect(reasonOf(tab('Rôles'))).toBeNull();
+  });
+
+  it("takes all the SIRETs of a SIREN marked 'Tout sélectionner' once they are loaded", async () => {
+    const { user } = await openLoaded();
+    await chooseGlycines(user);
+    await user.click(tab('SIRET'));
+    await user.click(screen.getByRole('checkbox', { name: 'Tout sélectionner pour EHPAD Les Glycines' }));
+    await waitFor(() => expect(disabled(tab('Rôles'))).toBe(false));
+    const nantes = await screen.findByRole('checkbox', { name: /EHPAD Les Glycines - Nantes/ });
+    expect((nantes as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('offers no INTERNAL role to a person who is not back office, even when the API lists one', async () => {
+    const api = fakeApi();
+    renderEditPage(api, { id: EDITOR_ID, backOffice: false });
+    await screen.findByDisplayValue('Gestionnaire RH');
+    await userEvent.setup().click(tab('Rôles'));
+    expect(screen.getByRole('checkbox', { name: 'Ressources humaines' })).toBeTruthy();
+    expect(screen.queryByRole('checkbox', { name: /Admin Adhérent/ })).toBeNull();
+  });
+
+  it('without ORG_LIST, offers the SIRENs of the user with no search box', async () => {
+    renderEditPage(fakeApi(), { id: EDITOR_ID, backOffice: false }, false);
+    await screen.findByDisplayValue('Gestionnaire RH');
+    await userEvent.setup().click(tab('SIREN'));
+    expect(screen.queryByRole('searchbox', { name: 'Rechercher un SIREN' })).toBeNull();
+    expect(screen.getByText(/La recherche de SIREN n'est pas disponible/)).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: /Clinique des Tilleuls/ })).toBeTruthy();
+  });
+});
+
+describe('the save rules (spec §5)', () => {
+  it('keeps Enregistrer disabled with the tooltip of the first rule broken, then saves against the version loaded', async () => {
+    const { user, api, view } = await openLoaded();
+    expect(disabled(saveButton())).toBe(true);
+    expect(reasonOf(saveButton())).toBe("Aucune modification n'a été effectuée");
+
+    await user.click(tab('SIREN'));
+    await user.click(screen.getByRole('button', { name: 'Retirer Clinique des Tilleuls (787441799)' }));
+    expect(reasonOf(saveButton())).toBe('Veuillez sélectionner au moins un SIREN');
+
+    await user.type(screen.getByRole('searchbox', { name: 'Rechercher un SIREN' }), 'glycines');
+    await user.click(await screen.findByRole('checkbox', { name: /EHPAD Les Glycines/ }));
+    expect(reasonOf(saveButton())).toBe('Veuillez sélectionner au moins un SIRET pour chaque SIREN');
+
+    await user.click(tab('SIRET'));
+    await user.click(await screen.findByRole('checkbox', { name: /EHPAD Les Glycines - Nantes/ }));
+    await user.click(tab('Rôles'));
+    await user.click(screen.getByRole('checkbox', { name: 'Ressources humaines' }));
+    expect(reasonOf(saveButton())).toBe('Veuillez sélectionner au moins un rôle');
+
+    await user.click(screen.getByRole('checkbox', { name: 'Comptable' }));
+    expect(disabled(saveButton())).toBe(false);
+    expect(reasonOf(saveButton())).toBeNull();
+    await user.click(saveButton());
+
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/utilisateurs'));
+    expect(api.updates).toHaveLength(1);
+    expect(api.updates[0]!.ifMatch).toBe('"3"');
+    expect(api.updates[0]!.body).toMatchObject({ version: 3, organizationCodes: ['469860456', '46986045600018'], roleIds: [10], firstName: 'Romain', email: 'rh.clinique@portail.test' });
+    expect(await screen.findByText('"Romain Garnier" a été mis à jour avec succès.')).toBeTruthy();
+  });
+
+  it('does not validate the detail fields: a change of them alone can be saved', async () => {
+    const { user, api } = await openLoaded();
+    await user.clear(screen.getByLabelText('Fonction'));
+    await user.type(screen.getByLabelText('Fonction'), 'x');
+    expect(disabled(saveButton())).toBe(false);
+    await user.click(saveButton());
+    await waitFor(() => expect(api.updates).toHaveLength(1));
+    expect(api.updates[0]!.body).toMatchObject({ jobTitle: 'x', organizationCodes: ['787441799', '78744179900014'], roleIds: [6] });
+  });
+
+  it("says 'La mise à jour a échoué.' with the server's message, and keeps the form", async () => {
+    const { user, api } = await openLoaded();
+    api.updateStatus = 400;
+    api.updateBody = { error: 'BadRequest', message: 'Requête invalide', fieldErrors: [{ field: 'body.email', message: 'Adresse email invalide' }], requestId: 'r' };
+    await user.clear(screen.getByLabelText('Email'));
+    await user.type(screen.getByLabelText('Email'), 'pas-une-adresse');
+    await user.click(saveButton());
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('La mise à jour a échoué.');
+    expect(alert.textContent).toContain('Adresse email invalide');
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('pas-une-adresse');
+  });
+
+  it('refuses to edit oneself before loading anything', async () => {
+    const api = fakeApi();
+    const { router } = renderEditPage(api, { id: USER_ID, backOffice: true });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/utilisateurs'));
+    expect(await screen.findByText('Vous ne pouvez pas modifier votre propre profil')).toBeTruthy();
+    expect(api.fetch).not.toHaveBeenCalled();
+  });
+});

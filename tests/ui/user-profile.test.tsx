@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
+import { createActor, createMachine } from 'xstate';
+import { createApiClient } from '../../src/api/client';
+import type { UserDetail } from '../../src/api/user-details';
+import { Route as ProfileRoute } from '../../src/routes/user-profile.lazy';
+import { SessionProvider, type SessionActor } from '../../src/session';
+
+afterEach(cleanup);
+
+const USER_ID = '6f1d2c3b-0000-4000-8000-000000000002';
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const detail: UserDetail = {
+  user: {
+    id: USER_ID,
+    firstName: 'Claire',
+    lastName: 'Vasseur',
+    email: 'claire.vasseur@clinique.fr',
+    jobTitle: 'Directrice des ressources humaines',
+    phoneNumber: '04 72 00 00 00',
+    mobilePhone: null,
+    street: '122 rue de la Gare',
+    postalCode: '69003',
+    city: 'Lyon',
+    metadata: null,
+    isActive: true,
+    userType: 'ORGANIZATION',
+    lastLoginAt: null,
+    version: 1,
+  },
+  organizations: [
+    { id: 'o1', code: '787441799', name: 'Clinique des Tilleuls', type: 'SIREN', parentCode: null, role: { id: 5, code: 'ADMIN_ADHERENT', name: 'Administrateur adhérent ("Admin Adhérent")', type: 'INTERNAL' } },
+    { id: 'o2', code: '46986045600018', name: 'EHPAD Les Glycines - Nantes', type: 'SIRET', parentCode: '469860456', role: { id: 6, code: 'RESSOURCE_HUMAINE', name: 'Ressources humaines', type: 'EXTERNAL' } },
+    { id: 'o2', code: '46986045600018', name: 'EHPAD Les Glycines - Nantes', type: 'SIRET', parentCode: '469860456', role: { id: 10, code: 'COMPTABLE', name: 'Comptable', type: 'EXTERNAL' } },
+  ],
+};
+
+/** The profile screen in a router of its own, under a layout with the shell's route id. */
+function renderProfile(answer: (url: URL) => Response | Promise<Response>) {
+  const fetch = vi.fn(async (input: RequestInfo | URL) => answer(new URL((input as Request).url)));
+  const api = createApiClient({ baseUrl: 'https://portal.test', getToken: () => 't', fetch, sleep: async () => {} });
+  const root = createRootRoute({ component: Outlet });
+  const shell = createRoute({ getParentRoute: () => root, id: 'shell', component: Outlet });
+  const list = createRoute({ getParentRoute: () => shell, path: '/utilisateurs', component: () => null });
+  const profile = createRoute({ getParentRoute: () => shell, path: '/utilisateurs/$id', component: ProfileRoute.options.component });
+  const edit = createRoute({ getParentRoute: () => shell, path: '/utilisateurs/edit/$userId', component: () => null });
+  const router = createRouter({
+    routeTree: root.addChildren([shell.addChildren([list, profile, edit])]),
+    history: createMemoryHistory({ initialEntries: [`/utilisateurs/${USER_ID}`] }),
+    context: { api },
+  });
+  const session = createActor(createMachine({ context: { profile: { id: 'bo', userType: 'BACKOFFICE', isActive: true, email: 'bo@portail.test', permissions: [{ code: 'USER_CREATE' }] } } })).start();
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <SessionProvider actor={session as unknown as SessionActor}>
+        <RouterProvider router={router as never} />
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+  return { fetch };
+}
+
+describe('the user profile (spec §2 /utilisateurs/{id})', () => {
+  it("says 'Chargement du profil utilisateur...', then 'Utilisateur introuvable' and 'Aucune donnée.' for a user not found", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    renderProfile(async () => (await gate, json(404, { error: 'NotFound', message: 'Utilisateur introuvable.', requestId: 'r' })));
+    expect(await screen.findByText('Chargement du profil utilisateur...')).toBeTruthy();
+    release();
+    expect(await screen.findByRole('heading', { name: 'Utilisateur introuvable' })).toBeTruthy();
+    expect(screen.getByText('Aucune donnée.')).toBeTruthy();
+    expect(document.title).toBe('Profil utilisateur · Portail Habilitations');
+  });
+
+  it('shows the person, their details, and per SIREN its SIRETs with role badges', async () => {
+    renderProfile((url) => {
+      if (url.pathname === `/api/v2/users/${USER_ID}`) return json(200, detail);
+      if (url.pathname === '/api/v2/organizations/code/469860456') return json(200, { id: 'o3', code: '469860456', name: 'EHPAD Les Glycines', type: 'SIREN', parentCode: null, parentId: null });
+      return json(404, { error: 'NotFound', message: 'x', requestId: 'r' });
+    });
+    expect(await screen.findByText('Claire Vasseur')).toBeTruthy();
+    expect(screen.getByText('claire.vasseur@clinique.fr')).toBeTruthy();
+    expect(screen.getByText('Directrice des ressources humaines')).toBeTruthy();
+    expect(screen.getByText('122 rue de la Gare')).toBeTruthy();
+    const clinique = screen.getByRole('heading', { name: 'Clinique des Tilleuls' }).closest('li')!;
+    expect(within(clinique).getByText('Admin Adhérent')).toBeTruthy();
+    // The SIREN of a SIRET held alone is named by a lookup.
+    const ehpad = (await screen.findByRole('heading', { name: 'EHPAD Les Glycines' })).closest('li')!;
+    expect(within(ehpad).getByText('EHPAD Les Glycines - Nantes')).toBeTruthy();
+    expect(within(ehpad).getByText('Ressources humaines')).toBeTruthy();
+    expect(within(ehpad).getByText('Comptable')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Modifier' }).getAttribute('href')).toBe(`/utilisateurs/edit/${USER_ID}`);
+  });
+});
