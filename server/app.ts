@@ -12,6 +12,8 @@ import { ApiError, errorBody, fieldErrorsFromValidation } from './http/errors.ts
 import { documentForOperations, loadApiDocument } from './http/openapi-document.ts';
 import { authenticateApiRequests, bearerAuth } from './http/bearer-auth.ts';
 import { loadActorForApiRequests } from './http/actor-hook.ts';
+import { refuseNulCharacters } from './http/input-guard.ts';
+import { serializeRequest } from './http/logging.ts';
 import { usersHandlers } from './routes/users.ts';
 import { organizationsHandlers } from './routes/organizations.ts';
 import { rolesHandlers } from './routes/roles.ts';
@@ -45,13 +47,20 @@ export interface AppDependencies {
   directory?: IdentityDirectory;
   /** Listed on the local sign-in page when the demo data is loaded. */
   demoAccounts?: readonly DemoAccountLine[];
+  /** Where the log goes instead of standard output (tests read it). */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the whole server (API, local sign-in, SPA) without listening: start scripts and tests share it. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, database } = deps;
   const options: FastifyServerOptions & { https?: { key: string; cert: string } } = {
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      serializers: { req: serializeRequest },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
     genReqId: () => randomUUID(),
     bodyLimit: 1_048_576,
     return503OnClosing: true,
@@ -67,6 +76,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorateRequest('actor', null);
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken));
   app.addHook('onRequest', loadActorForApiRequests(database.db));
+  app.addHook('preValidation', refuseNulCharacters);
   const securityHeaders = securityHeadersFor(config);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

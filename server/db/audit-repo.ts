@@ -1,6 +1,6 @@
 // Reading the audit trail (OpenAPI AuditEntry, AuditEntryList); writing is server/db/audit.ts.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { PageRequest } from '../http/pages.ts';
+import { pageOffset, type PageRequest } from '../http/pages.ts';
 import type { AuditAction, Database, JsonValue } from './schema.ts';
 
 export interface AuditEntryDto {
@@ -51,7 +51,7 @@ export async function listAuditEntries(
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
       .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize)
+      .offset(pageOffset(page))
       .execute(),
   ]);
   return {

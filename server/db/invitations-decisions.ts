@@ -5,9 +5,11 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { writeAudit } from './audit.ts';
 import type { Database, InvitationRow, InvitationType, JsonValue } from './schema.ts';
 import type { OrganizationRef, RoleRef } from './invitations-repo.ts';
-import type { IdentityDirectory } from '../idp/directory.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { IdentityTakenError, type IdentityDirectory } from '../idp/directory.ts';
+import { enqueueMail, logQueuedMails, type QueuedMail } from '../mail/outbox.ts';
 import { accountInvitationMail, invitationApprovedMail, invitationRejectedMail, type InvitationMailInput } from '../mail/templates.ts';
+import { requireInviteeNotBackOffice } from '../policy/invitations.ts';
+import { INPUT_MESSAGES, MAX_ROLES_PER_USER } from './users-input.ts';
 
 /** A refusal the caller answers as 404 or 409 with this French message. */
 export class InvitationRefusal extends Error {
@@ -30,7 +32,6 @@ export const REFUSALS = {
   noAccount: (email: string) =>
     `Aucun compte n'existe pour « ${email} » : le rôle ne peut pas être attribué. Approuvez d'abord sa demande d'administrateur, ou rejetez cette demande.`,
   noName: (email: string) => `La demande ne donne ni le prénom ni le nom de « ${email} » : son compte ne peut pas être créé.`,
-  backOfficeAccount: (email: string) => `« ${email} » est un compte du back-office : un rôle d'organisation ne peut pas lui être attribué.`,
   emailTaken: (email: string) => `Un compte vient d'être créé pour « ${email} » par ailleurs ; réessayez.`,
 } as const;
 
@@ -186,8 +187,9 @@ function profileOf(metadata: JsonValue | null): UserProfileInput {
 export async function approveInvitation(db: Kysely<Database>, id: number, context: ApprovalContext): Promise<ApprovalResult> {
   const { decider, directory } = context;
   let createdSubject: string | null = null;
+  const queued: QueuedMail[] = [];
   try {
-    return await db.transaction().execute(async (trx) => {
+    const approved = await db.transaction().execute(async (trx) => {
       const row = await decide(trx, id, decider, { status: 'APPROVED' });
       if (!row) throw await refusalFor(trx, id);
 
@@ -240,8 +242,8 @@ export async function approveInvitation(db: Kysely<Database>, id: number, contex
           organizationId: organization.id,
           changes: { email, firstName: user.first_name, lastName: user.last_name, userType: 'ORGANIZATION', roles: [grant], invitationId: row.id },
         });
-      } else if (user.user_type === 'BACKOFFICE') {
-        throw new InvitationRefusal('conflict', REFUSALS.backOfficeAccount(email));
+      } else {
+        requireInviteeNotBackOffice(user.user_type, email);
       }
 
       // Approving what is already held changes nothing but may widen it to the SIRETs.
@@ -255,6 +257,13 @@ export async function approveInvitation(db: Kysely<Database>, id: number, contex
         )
         .execute();
       if (!userCreated) {
+        // Spec §5 / §9: at most 5 distinct roles, counted with the one just given.
+        const held = await trx
+          .selectFrom('role_assignments')
+          .select((eb) => eb.fn.count<number>('role_id').distinct().as('roles'))
+          .where('user_id', '=', user.id)
+          .executeTakeFirstOrThrow();
+        if (Number(held.roles) > MAX_ROLES_PER_USER) throw new InvitationRefusal('conflict', INPUT_MESSAGES.tooManyRoles);
         await trx.updateTable('users').set({ version: sql<number>`version + 1`, updated_at: sql<Date>`now()` }).where('id', '=', user.id).execute();
         await writeAudit(trx, {
           actor: decider,
@@ -273,20 +282,24 @@ export async function approveInvitation(db: Kysely<Database>, id: number, contex
         organizationId: row.organization_id,
         changes: { status: { before: 'PENDING', after: 'APPROVED' }, userId: user.id, userCreated },
       });
-      await enqueueMail(trx, invitationApprovedMail(mailInput(row)));
+      await enqueueMail(trx, invitationApprovedMail(mailInput(row)), queued);
 
       if (userCreated) {
         // The identity provider last: a remote directory cannot join this transaction (see directory.ts).
-        const { subject } = await directory.createAccount(trx, { email, displayName: `${user.first_name} ${user.last_name}` });
-        createdSubject = subject;
+        const { subject, reused } = await directory.createAccount(trx, { email, displayName: `${user.first_name} ${user.last_name}` });
+        if (!reused) createdSubject = subject;
         await trx.updateTable('users').set({ auth_id: subject }).where('id', '=', user.id).execute();
-        await enqueueMail(trx, accountInvitationMail({ email, firstName: user.first_name, lastName: user.last_name, setupUrl: context.setupUrl(subject) }));
+        await enqueueMail(trx, accountInvitationMail({ email, firstName: user.first_name, lastName: user.last_name, setupUrl: context.setupUrl(subject) }), queued);
       }
       return { row, userId: user.id, userCreated };
     });
+    logQueuedMails(queued);
+    return approved;
   } catch (error) {
-    // A remote account made for a transaction that did not commit is undone; the local one rolled back with it.
+    // A remote account made for a transaction that did not commit is undone (never a reused one); the local one rolled back with it.
     if (createdSubject && directory.kind !== 'local') await directory.deleteAccount(db, createdSubject).catch(() => undefined);
+    // Another approval or creation took the reused identity at the same moment.
+    if (isUniqueViolation(error, 'users_auth_id_key')) throw new IdentityTakenError('Un utilisateur du portail détient déjà ce compte de connexion.', { cause: error });
     if (isUniqueViolation(error, 'users_email_lower_key')) {
       const row = await db.selectFrom('invitations').select('invitee_email').where('id', '=', id).executeTakeFirst();
       throw new InvitationRefusal('conflict', REFUSALS.emailTaken(row?.invitee_email ?? ''));
@@ -297,7 +310,8 @@ export async function approveInvitation(db: Kysely<Database>, id: number, contex
 
 /** Rejects a pending invitation with its reason (already checked and trimmed); the requester is told by e-mail. */
 export async function rejectInvitation(db: Kysely<Database>, id: number, reason: string, decider: Decider): Promise<InvitationRow> {
-  return db.transaction().execute(async (trx) => {
+  const queued: QueuedMail[] = [];
+  const rejected = await db.transaction().execute(async (trx) => {
     const row = await decide(trx, id, decider, { status: 'REJECTED', rejection_reason: reason });
     if (!row) throw await refusalFor(trx, id);
     await writeAudit(trx, {
@@ -308,7 +322,9 @@ export async function rejectInvitation(db: Kysely<Database>, id: number, reason:
       organizationId: row.organization_id,
       changes: { status: { before: 'PENDING', after: 'REJECTED' }, rejectionReason: reason },
     });
-    await enqueueMail(trx, invitationRejectedMail({ ...mailInput(row), rejectionReason: reason }));
+    await enqueueMail(trx, invitationRejectedMail({ ...mailInput(row), rejectionReason: reason }), queued);
     return row;
   });
+  logQueuedMails(queued);
+  return rejected;
 }

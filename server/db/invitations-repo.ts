@@ -1,6 +1,7 @@
 // Invitations (OpenAPI Invitation, InvitationList): reads, and the lookups a creation needs.
 // A page costs two statements (count, rows) whatever its size. Decisions are in invitations-decisions.ts.
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { pageOffset } from '../http/pages.ts';
 import type { Database, InvitationRow, InvitationStatus, InvitationType, OrganizationType, RoleType } from './schema.ts';
 
 export interface InvitationDto {
@@ -84,7 +85,8 @@ export async function listInvitations(db: Kysely<Database>, query: InvitationLis
     .where((eb) => matching(eb, query))
     .executeTakeFirstOrThrow();
   const total = Number(counted.total);
-  if (total === 0 || (query.page - 1) * query.pageSize >= total) return { rows: [], total };
+  const offset = pageOffset(query);
+  if (total === 0 || offset >= total) return { rows: [], total };
   let rows = db.selectFrom('invitations').selectAll().where((eb) => matching(eb, query));
   const order = query.order;
   if (query.sort === 'email') rows = rows.orderBy(sql`lower(invitee_email)`, order);
@@ -92,7 +94,7 @@ export async function listInvitations(db: Kysely<Database>, query: InvitationLis
   // The request number breaks ties, in the same direction: a stable order across pages.
   rows = rows.orderBy('id', order);
   return {
-    rows: await rows.limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute(),
+    rows: await rows.limit(query.pageSize).offset(offset).execute(),
     total,
   };
 }

@@ -1,9 +1,9 @@
 // Organizations (OpenAPI Organization, OrganizationList). A page costs two statements (count, rows) whatever its size.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { PageRequest } from '../http/pages.ts';
+import { pageOffset, type PageRequest } from '../http/pages.ts';
 import type { Database, OrganizationType } from './schema.ts';
 
-/** Which organizations a query may answer (decided by server/policy/organizations.ts): all, or these and the parent SIRENs of the SIRETs among them. */
+/** Which organizations a query may answer, as server/policy/organizations.ts decides it: all, or exactly these. */
 export type OrganizationVisibility = { kind: 'all' } | { kind: 'scope'; organizationIds: readonly string[] };
 
 export interface OrganizationDto {
@@ -37,20 +37,7 @@ function visible(eb: Eb, visibility: OrganizationVisibility) {
   if (visibility.kind === 'all') return eb.lit(true);
   const ids = visibility.organizationIds;
   if (ids.length === 0) return eb.lit(false);
-  // Held (or inherited) organizations, and the parent SIREN of each of them that is a SIRET.
-  return eb.or([
-    eb('organizations.id', 'in', ids),
-    eb(
-      'organizations.id',
-      'in',
-      eb
-        .selectFrom('organizations as held')
-        .select('held.parent_id')
-        .where('held.id', 'in', ids)
-        .where('held.parent_id', 'is not', null)
-        .$narrowType<{ parent_id: string }>(),
-    ),
-  ]);
+  return eb('organizations.id', 'in', ids);
 }
 
 function matching(eb: Eb, filter: OrganizationFilter) {
@@ -92,7 +79,7 @@ export async function listOrganizations(db: Kysely<Database>, filter: Organizati
       .orderBy('organizations.code')
       .orderBy('organizations.id')
       .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize)
+      .offset(pageOffset(page))
       .execute(),
   ]);
   return { items: rows.map(toOrganizationDto), total: Number(counted.total) };

@@ -3,12 +3,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { IdentityDirectory } from '../idp/directory.ts';
 import { accountSetupUrl } from '../idp/account-setup.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { enqueueMail, logQueuedMails, type QueuedMail } from '../mail/outbox.ts';
 import { accountInvitationMail } from '../mail/templates.ts';
 import type { Actor } from '../policy/actor.ts';
 import { changedFields, writeAudit } from './audit.ts';
 import type { Database } from './schema.ts';
-import type { PlannedAssignment } from './users-plans.ts';
+import { requireInheritanceWithinReach, type PlannedAssignment } from './users-plans.ts';
 import { loadAssignments, type VisibleUser } from './users-read.ts';
 import { personalFields } from './users-shapes.ts';
 import {
@@ -34,9 +34,11 @@ export async function createUser(
   plan: (trx: Transaction<Database>) => Promise<PlannedAssignment[]>,
 ): Promise<Omit<VisibleUser, 'scope'>> {
   const made = { subject: null as string | null };
+  const queued: QueuedMail[] = [];
   try {
-    return await db.transaction().execute(async (trx) => {
+    const created = await db.transaction().execute(async (trx) => {
       const planned = await plan(trx);
+      await requireInheritanceWithinReach(trx, actor, [...new Set(planned.filter((a) => a.inheritsToChildren).map((a) => a.organizationId))]);
       if (await emailInUse(trx, fields.email)) throw emailTaken();
       const inserted = await insertUser(trx, fields);
       await applyAssignments(trx, inserted.id, diffAssignments([], planned));
@@ -44,13 +46,16 @@ export async function createUser(
       const changes = changedFields({}, { ...personalFields(inserted), isActive: true, assignments: describeAssignments(assignments) });
       await writeAudit(trx, { ...userAuditEntry(actor, inserted.id, assignments), action: 'user.create', changes });
       const account = await directory.createAccount(trx, accountOf(inserted));
-      made.subject = account.subject;
+      // Only an account this request created is deleted to undo it; a reused one was nobody's before and stays.
+      if (!account.reused) made.subject = account.subject;
       const user = await setAuthId(trx, inserted.id, account.subject);
-      await enqueueMail(trx, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl: accountSetupUrl(account.subject) }));
+      await enqueueMail(trx, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl: accountSetupUrl(account.subject) }), queued);
       return { user, assignments };
     });
+    logQueuedMails(queued);
+    return created;
   } catch (error) {
-    // A remote directory cannot roll back with us: undo the account it created.
+    // A remote directory cannot roll back with us: undo the account it created (never a reused one).
     if (made.subject && directory.kind !== 'local') await directory.deleteAccount(db, made.subject).catch(() => undefined);
     throw mapWriteError(error);
   }

@@ -3,12 +3,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { IdentityDirectory } from '../idp/directory.ts';
 import type { Actor } from '../policy/actor.ts';
-import { assignableRoles, replaceableAssignment, requireCanChangeUser, visibleAssignments } from '../policy/users.ts';
+import { assignableRoles, fullDetailsView, replaceableAssignment, requireCanChangeAccount, requireCanChangeUser } from '../policy/users.ts';
 import { changedFields, writeAudit } from './audit.ts';
 import { loadRoles } from './roles-repo.ts';
 import type { Database } from './schema.ts';
 import { checkRoleCount } from './users-input.ts';
-import type { PlannedAssignment } from './users-plans.ts';
+import { inheritanceGiven, requireInheritanceWithinReach, type PlannedAssignment } from './users-plans.ts';
 import { loadAssignments, loadOrganizationsForEdit, ownPermissions, visibleUser, type AssignmentRecord, type VisibleUser } from './users-read.ts';
 import { personalFields, toUserFullDetails } from './users-shapes.ts';
 import {
@@ -42,12 +42,19 @@ export interface Edit {
   /** The new assignments of those the actor may replace; undefined: roles untouched. */
   assignments?: (trx: Transaction<Database>, current: PlannedAssignment[]) => Promise<PlannedAssignment[]>;
   rolesField?: string;
+  /** The version the caller read (body `version` or If-Match): 409 when the user changed since. */
   expectedVersion?: number;
 }
 
+/** Where failures of the identity provider that leave no error to answer are written (the request's logger). */
+export interface DirectoryLog {
+  error(details: object, message: string): void;
+}
+
 /** Every edit of an existing user: version bumped once, one audit entry per kind of change. */
-export async function editUser(db: Kysely<Database>, directory: IdentityDirectory, actor: Actor, id: string, change: Edit): Promise<VisibleUser> {
-  const undo = { account: null as (() => Promise<void>) | null };
+export async function editUser(db: Kysely<Database>, directory: IdentityDirectory, actor: Actor, id: string, change: Edit, log?: DirectoryLog): Promise<VisibleUser> {
+  // What the identity provider changed, to put back if the commit fails (a remote one does not roll back with us).
+  const undo: { what: string; run: () => Promise<void> }[] = [];
   try {
     return await db.transaction().execute(async (trx) => {
       const { scope, user, assignments } = await changeableUser(trx, actor, id);
@@ -67,6 +74,9 @@ export async function editUser(db: Kysely<Database>, directory: IdentityDirector
       const diff = desired === null ? null : diffAssignments(replaceable, desired);
       const rolesChanged = diff !== null && !isEmptyDiff(diff);
       if (Object.keys(fieldChanges).length === 0 && !activeChanged && !rolesChanged) return { user, scope, assignments };
+      // What is the person's across employers only when all of their assignments are within reach; roles within it always.
+      if (Object.keys(fieldChanges).length > 0 || activeChanged) requireCanChangeAccount(actor, assignments);
+      if (diff) await requireInheritanceWithinReach(trx, actor, inheritanceGiven(diff, replaceable));
 
       // The user's row first, conditioned on the version read: a concurrent change makes it touch no row.
       const f = change.fields;
@@ -96,27 +106,45 @@ export async function editUser(db: Kysely<Database>, directory: IdentityDirector
         await writeAudit(trx, { ...entry, action: updated.is_active ? 'user.reactivate' : 'user.deactivate', changes: { isActive: { before: user.is_active, after: updated.is_active } } });
       }
 
-      // The identity provider last, just before commit: the sign-in e-mail and name follow the user's.
+      // The identity provider last, just before commit: the sign-in e-mail, name and status follow the user's.
       const subject = updated.auth_id;
       if (subject && ['email', 'firstName', 'lastName'].some((field) => field in fieldChanges)) {
         await directory.updateAccount(trx, subject, accountOf(updated));
-        undo.account = () => directory.updateAccount(db, subject, accountOf(user));
+        undo.push({ what: 'updateAccount', run: () => directory.updateAccount(db, subject, accountOf(user)) });
       }
-      if (subject && activeChanged) await (updated.is_active ? directory.enableAccount(trx, subject) : directory.disableAccount(trx, subject));
+      if (subject && activeChanged && updated.is_active) {
+        await directory.enableAccount(trx, subject);
+        undo.push({ what: 'disableAccount', run: () => directory.disableAccount(db, subject) });
+      } else if (subject && activeChanged) {
+        await directory.disableAccount(trx, subject);
+        undo.push({ what: 'enableAccount', run: () => directory.enableAccount(db, subject) });
+      }
       return { user: updated, scope, assignments: after };
     });
   } catch (error) {
-    // A remote directory cannot roll back with us: put back what it changed.
-    if (undo.account && directory.kind !== 'local') await undo.account().catch(() => undefined);
+    // A remote directory cannot roll back with us: put back what it changed, last change first.
+    if (directory.kind !== 'local') {
+      for (const step of undo.reverse()) {
+        await step.run().catch((undoError: unknown) => log?.error({ err: undoError, userId: id, undo: step.what }, "le compte de connexion n'a pas pu être remis dans son état précédent"));
+      }
+    }
     throw mapWriteError(error);
   }
 }
 
-/** Removes the user, their assignments and their identity account; audited with what they were. */
-export async function deleteUserPermanently(db: Kysely<Database>, directory: IdentityDirectory, actor: Actor, id: string): Promise<void> {
+/**
+ * Removes the user, their assignments and their identity account; audited with what they were. The
+ * account is disabled in the transaction (enabled again if the commit fails and the user was active) and
+ * deleted once the commit succeeded: a failure then is logged and leaves a disabled account, never a
+ * deleted account with a live user.
+ */
+export async function deleteUserPermanently(db: Kysely<Database>, directory: IdentityDirectory, actor: Actor, id: string, log: DirectoryLog, expectedVersion?: number): Promise<void> {
+  const account = { subject: null as string | null, wasActive: false };
   try {
     await db.transaction().execute(async (trx) => {
       const { user, assignments } = await changeableUser(trx, actor, id);
+      if (expectedVersion !== undefined && user.version !== expectedVersion) throw staleVersion();
+      requireCanChangeAccount(actor, assignments);
       await deleteUserRows(trx, user.id);
       await writeAudit(trx, {
         ...userAuditEntry(actor, user.id, assignments),
@@ -126,26 +154,36 @@ export async function deleteUserPermanently(db: Kysely<Database>, directory: Ide
           assignments: { before: describeAssignments(assignments), after: [] },
         },
       });
-      if (user.auth_id) await directory.deleteAccount(trx, user.auth_id);
+      if (user.auth_id) {
+        await directory.disableAccount(trx, user.auth_id);
+        account.subject = user.auth_id;
+        account.wasActive = user.is_active;
+      }
     });
   } catch (error) {
+    const subject = account.subject;
+    if (subject && account.wasActive && directory.kind !== 'local') {
+      await directory.enableAccount(db, subject).catch((undoError: unknown) => log.error({ err: undoError, userId: id }, "le compte de connexion n'a pas pu être réactivé après l'échec de la suppression"));
+    }
     throw mapWriteError(error);
+  }
+  if (account.subject) {
+    try {
+      await directory.deleteAccount(db, account.subject);
+    } catch (error) {
+      log.error({ err: error, userId: id }, 'utilisateur supprimé ; son compte de connexion, désactivé, reste à supprimer');
+    }
   }
 }
 
-/** The edit page's view of a user (OpenAPI UserFullDetails): the assignments the actor sees, and what they may give. */
+/** The edit page's view of a user (OpenAPI UserFullDetails), as fullDetailsView (policy) decides it. */
 export async function fullDetails(db: Kysely<Database>, actor: Actor, { scope, user, assignments }: VisibleUser) {
-  const sirenIds = [...new Set(assignments.map((a) => (a.organizationType === 'SIREN' ? a.organizationId : a.parentId)).filter((x): x is string => x !== null))];
-  const availableOrganizations =
-    scope === null
-      ? await loadOrganizationsForEdit(db, { ids: sirenIds, withChildrenOf: sirenIds })
-      : await loadOrganizationsForEdit(db, { ids: [...scope.organizationIds], withChildrenOf: [] });
-  const permissions = user.user_type === 'BACKOFFICE' ? await ownPermissions(db, user.id) : assignments.flatMap((a) => a.rolePermissions);
+  const view = fullDetailsView(actor, scope, { id: user.id, userType: user.user_type }, assignments);
   return toUserFullDetails({
     user,
-    assignments: visibleAssignments(actor, scope, user.id, assignments),
+    assignments: view.assignments,
     availableRoles: assignableRoles(actor, await loadRoles(db)),
-    availableOrganizations,
-    permissions,
+    availableOrganizations: await loadOrganizationsForEdit(db, view.offeredOrganizations),
+    permissions: view.permissions === 'own' ? await ownPermissions(db, user.id) : view.permissions,
   });
 }

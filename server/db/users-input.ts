@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import { emailSchema, fieldErrorsOf, personalDetailsSchema, personNameSchema, type PersonalDetails } from '../../src/domain/validation.ts';
 import { ApiError, type FieldError } from '../http/errors.ts';
+import { nulCharacterErrors } from '../http/input-guard.ts';
 import { toOrganizationDto, type OrganizationDto } from './organizations-repo.ts';
 import { loadRoles, type RoleRecord } from './roles-repo.ts';
 import type { Database } from './schema.ts';
@@ -93,8 +94,10 @@ export function checkMetadata(metadata: string | null): { text: string | null; d
   } catch {
     throw badRequest([{ field: 'body.metadata', message: INPUT_MESSAGES.metadataNotJson }]);
   }
+  // The text itself holds no U+0000 (input-guard.ts), but its JSON may write one as an escape.
+  const errors: FieldError[] = nulCharacterErrors(parsed, 'body.metadata');
+  if (errors.length) throw badRequest(errors);
   const details: Partial<Record<MetadataField, string | null>> = {};
-  const errors: FieldError[] = [];
   if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
     for (const [field, max] of Object.entries(METADATA_FIELDS) as [MetadataField, number][]) {
       const value = (parsed as Record<string, unknown>)[field];

@@ -2,10 +2,11 @@
 // outside the actor's reach, is a field error), the actor's right to give the roles checked, the roles placed.
 import type { Transaction } from 'kysely';
 import type { Actor } from '../policy/actor.ts';
-import { canAssignInOrganization, requireCanAssignRoles } from '../policy/users.ts';
+import { canAssignInOrganization, requireCanAssignRoles, requireCanGrantInheritance } from '../policy/users.ts';
 import type { OrganizationDto } from './organizations-repo.ts';
 import type { RoleRecord } from './roles-repo.ts';
 import type { Database } from './schema.ts';
+import type { AssignmentDiff } from './users-write.ts';
 import { badRequest, INPUT_MESSAGES, organizationsByCode, organizationsById, rolesByReference, throwIfErrors, type AssignUserRolesBody, type RoleAssignmentInput } from './users-input.ts';
 
 type Trx = Transaction<Database>;
@@ -100,4 +101,17 @@ export async function addedInOrganization(trx: Trx, actor: Actor, body: AssignUs
     result.set(key, { organizationId: target.id, roleId: role.id, inheritsToChildren: inherits && target.type === 'SIREN' });
   }
   return [...result.values()];
+}
+
+/** The SIRENs on which a diff gives inheritsToChildren that was not held: added with it, or switched on. */
+export function inheritanceGiven(diff: AssignmentDiff, current: readonly { id: string; organizationId: string }[]): string[] {
+  const switchedOn = diff.flipped.filter((f) => f.inherits).map((f) => current.find((a) => a.id === f.id)!.organizationId);
+  return [...new Set([...diff.added.filter((a) => a.inheritsToChildren).map((a) => a.organizationId), ...switchedOn])];
+}
+
+/** 403 unless the actor may give inheritsToChildren on each of these SIRENs (policy); one statement, none for the back office. */
+export async function requireInheritanceWithinReach(trx: Trx, actor: Actor, sirenIds: readonly string[]): Promise<void> {
+  if (actor.scope === null || sirenIds.length === 0) return;
+  const children = await trx.selectFrom('organizations').select(['id', 'parent_id']).where('parent_id', 'in', [...sirenIds]).execute();
+  for (const id of sirenIds) requireCanGrantInheritance(actor, { id, childIds: children.filter((c) => c.parent_id === id).map((c) => c.id) });
 }

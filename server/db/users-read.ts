@@ -1,7 +1,8 @@
 // Reading users: the list (a bounded number of statements whatever the page size), one user, their assignments.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { pageOffset } from '../http/pages.ts';
 import type { Actor } from '../policy/actor.ts';
-import { requireUserVisible, type UserScope } from '../policy/users.ts';
+import { requireUserVisible, userScope, type UserScope } from '../policy/users.ts';
 import { toOrganizationDto, type OrganizationDto } from './organizations-repo.ts';
 import { rolePermissions } from './roles-repo.ts';
 import type { Database, OrganizationType, RoleType, UserRow } from './schema.ts';
@@ -30,16 +31,6 @@ export function canonicalRoleCode(code: string): string {
   return code === 'ORG_ADMIN' ? 'ADMIN_ADHERENT' : code;
 }
 
-/** The actor's reach for user decisions (one statement for organization users, none for back-office). */
-export async function loadUserScope(db: Kysely<Database>, actor: Actor): Promise<UserScope | null> {
-  if (actor.scope === null) return null;
-  const ids = [...actor.scope];
-  const parents = ids.length
-    ? await db.selectFrom('organizations').select('parent_id').distinct().where('id', 'in', ids).where('parent_id', 'is not', null).execute()
-    : [];
-  return { organizationIds: actor.scope, parentIds: new Set(parents.map((p) => p.parent_id as string)) };
-}
-
 export async function findUser(db: Kysely<Database>, id: string, options: { forUpdate?: boolean } = {}): Promise<UserRow | undefined> {
   const query = db.selectFrom('users').selectAll().where('id', '=', id);
   return options.forUpdate ? query.forUpdate().executeTakeFirst() : query.executeTakeFirst();
@@ -54,7 +45,7 @@ export interface VisibleUser {
 
 /** The user, or 404 as for a missing one when out of the actor's reach; `forUpdate` locks the row for the caller's transaction. */
 export async function visibleUser(db: Kysely<Database>, actor: Actor, id: string, options: { forUpdate?: boolean } = {}): Promise<VisibleUser> {
-  const scope = await loadUserScope(db, actor);
+  const scope = userScope(actor);
   const found = await findUser(db, id, options);
   const assignments = found ? await loadAssignments(db, [id]) : [];
   return { scope, user: requireUserVisible(actor, scope, found, assignments), assignments };
@@ -221,7 +212,7 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery):
     .where((eb) => userFilter(eb, query))
     .executeTakeFirstOrThrow();
   const total = Number(counted.total);
-  const offset = (query.page - 1) * query.pageSize;
+  const offset = pageOffset(query);
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
 
   const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');

@@ -61,34 +61,35 @@ export function fieldErrorsFromValidation(errors: AjvError[], context: string | 
   });
 }
 
+/** Field messages end as the §5 ones of src/domain/validation.ts do: without a full stop. */
 function frenchMessage(e: AjvError): string {
   const p = e.params ?? {};
   switch (e.keyword) {
     case 'required':
-      return 'Champ obligatoire manquant.';
+      return 'Champ obligatoire manquant';
     case 'additionalProperties':
-      return 'Champ inconnu refusé.';
+      return 'Champ inconnu refusé';
     case 'type':
-      return `Type attendu : ${String(p.type)}.`;
+      return `Type attendu : ${String(p.type)}`;
     case 'format':
-      return `Format attendu : ${String(p.format)}.`;
+      return `Format attendu : ${String(p.format)}`;
     case 'pattern':
-      return 'Format invalide.';
+      return 'Format invalide';
     case 'enum':
-      return `Valeur attendue parmi : ${Array.isArray(p.allowedValues) ? p.allowedValues.join(', ') : ''}.`;
+      return `Valeur attendue parmi : ${Array.isArray(p.allowedValues) ? p.allowedValues.join(', ') : ''}`;
     case 'minLength':
-      return `Minimum ${String(p.limit)} caractères requis.`;
+      return `Minimum ${String(p.limit)} caractères requis`;
     case 'maxLength':
-      return `Maximum ${String(p.limit)} caractères.`;
+      return `Maximum ${String(p.limit)} caractères`;
     case 'minimum':
-      return `Valeur minimale : ${String(p.limit)}.`;
+      return `Valeur minimale : ${String(p.limit)}`;
     case 'maximum':
-      return `Valeur maximale : ${String(p.limit)}.`;
+      return `Valeur maximale : ${String(p.limit)}`;
     case 'minItems':
-      return `Au moins ${String(p.limit)} élément(s) requis.`;
+      return `Au moins ${String(p.limit)} élément(s) requis`;
     case 'maxItems':
-      return `Au plus ${String(p.limit)} élément(s).`;
+      return `Au plus ${String(p.limit)} élément(s)`;
     default:
-      return 'Valeur invalide.';
+      return 'Valeur invalide';
   }
 }

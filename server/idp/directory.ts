@@ -8,18 +8,30 @@ import type { Database } from '../db/schema.ts';
  *
  * Calls take the transaction of the change they belong to. The local directory writes inside it
  * (all or nothing); a remote one cannot, so a caller makes the remote call last, just before
- * commit, and undoes it (`deleteAccount` after a failed commit of a creation, `updateAccount` back
- * to the previous values after a failed edit) when needed.
+ * commit, and undoes it when the commit fails: `deleteAccount` of an account the request created
+ * (never of a reused one), `updateAccount` back to the previous values, `enableAccount` after a
+ * `disableAccount` and the reverse. A permanent delete disables in the transaction and deletes after
+ * the commit.
  */
 export interface IdentityDirectory {
   readonly kind: 'local' | 'graph';
-  /** Creates an account for a new portal user; answers the subject its tokens will carry. */
-  createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<{ subject: string }>;
-  disableAccount(trx: Transaction<Database>, subject: string): Promise<void>;
-  enableAccount(trx: Transaction<Database>, subject: string): Promise<void>;
+  /**
+   * An account for a new portal user; answers the subject its tokens will carry, and whether an existing
+   * identity signing in with that e-mail was reused (enabled, renamed) rather than created. An identity a
+   * portal user holds is never reused: IdentityTakenError, before anything is changed.
+   */
+  createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<CreatedAccount>;
+  disableAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void>;
+  enableAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void>;
   deleteAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void>;
   /** The e-mail the account signs in with, and its display name; IdentityTakenError when another account signs in with that e-mail. */
   updateAccount(trx: Transaction<Database> | Kysely<Database>, subject: string, input: { email: string; displayName: string }): Promise<void>;
+}
+
+export interface CreatedAccount {
+  subject: string;
+  /** True: an identity that existed before this request (and that no portal user held) was reused. Never delete it to undo the request. */
+  reused: boolean;
 }
 
 export class IdentityDirectoryError extends Error {
@@ -37,6 +49,16 @@ export class IdentityTakenError extends IdentityDirectoryError {
   }
 }
 
+/**
+ * Before an identity found by e-mail is reused for a new portal user: IdentityTakenError when a portal
+ * user holds it already (its e-mail there differs from the one in the portal), so that nothing is
+ * changed on, nor later deleted from, somebody else's account.
+ */
+export async function refuseHeldIdentity(trx: Kysely<Database>, subject: string): Promise<void> {
+  const holder = await trx.selectFrom('users').select('id').where('auth_id', '=', subject).executeTakeFirst();
+  if (holder) throw new IdentityTakenError('Un utilisateur du portail détient déjà le compte de connexion de cette adresse email.');
+}
+
 /** Case-insensitive, as the unique index identity_accounts_email_lower_key. */
 const accountsWithEmail = (trx: Kysely<Database>, email: string) =>
   trx.selectFrom('identity_accounts').select('subject').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()));
@@ -45,23 +67,24 @@ const accountsWithEmail = (trx: Kysely<Database>, email: string) =>
 export class LocalIdentityDirectory implements IdentityDirectory {
   readonly kind = 'local' as const;
 
-  async createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<{ subject: string }> {
+  async createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<CreatedAccount> {
     const existing = await accountsWithEmail(trx, input.email).executeTakeFirst();
     if (existing) {
       // An identity without a portal account (a deleted user came back): reuse it, enabled.
+      await refuseHeldIdentity(trx, existing.subject);
       await trx.updateTable('identity_accounts').set({ enabled: true, display_name: input.displayName }).where('subject', '=', existing.subject).execute();
-      return { subject: existing.subject };
+      return { subject: existing.subject, reused: true };
     }
     const subject = randomUUID();
     await trx.insertInto('identity_accounts').values({ subject, email: input.email, display_name: input.displayName, password_hash: null, enabled: true }).execute();
-    return { subject };
+    return { subject, reused: false };
   }
 
-  async disableAccount(trx: Transaction<Database>, subject: string): Promise<void> {
+  async disableAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
     await trx.updateTable('identity_accounts').set({ enabled: false }).where('subject', '=', subject).execute();
   }
 
-  async enableAccount(trx: Transaction<Database>, subject: string): Promise<void> {
+  async enableAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
     await trx.updateTable('identity_accounts').set({ enabled: true }).where('subject', '=', subject).execute();
   }
 

@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import { IdentityDirectoryError, IdentityTakenError, LocalIdentityDirectory, type IdentityDirectory } from './directory.ts';
+import { IdentityDirectoryError, IdentityTakenError, LocalIdentityDirectory, refuseHeldIdentity, type CreatedAccount, type IdentityDirectory } from './directory.ts';
 
 export interface GraphDirectoryOptions {
   /** The tenant's id (a uuid) or its domain: where the client-credentials token is asked for. */
@@ -77,9 +77,10 @@ export class GraphIdentityDirectory implements IdentityDirectory {
    * A local account signing in with its e-mail, enabled, with a random password it must change: the
    * person sets theirs through the provider's password-reset flow. B2C tokens carry the object id as
    * subject, so the new user's id is the subject. An identity already holding this e-mail (a deleted
-   * portal user came back) is reused and enabled, as the local directory does.
+   * portal user came back) is reused and enabled, as the local directory does, unless a portal user
+   * holds it (IdentityTakenError, before any change). The transaction is only read, for that check.
    */
-  async createAccount(_trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<{ subject: string }> {
+  async createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<CreatedAccount> {
     const password = strongPassword();
     try {
       const created = await this.call<{ id?: string }>('POST', '/v1.0/users', {
@@ -90,22 +91,23 @@ export class GraphIdentityDirectory implements IdentityDirectory {
         passwordPolicies: 'DisablePasswordExpiration',
       }, [password]);
       if (!created?.id) throw new GraphDirectoryError('Microsoft Graph a créé le compte sans en donner l’identifiant.', 502, 'MissingId');
-      return { subject: created.id };
+      return { subject: created.id, reused: false };
     } catch (error) {
       if (!(error instanceof GraphDirectoryError) || !isIdentityTaken(error)) throw error;
       const existing = await this.findByEmail(input.email);
       if (!existing) throw error;
+      await refuseHeldIdentity(trx, existing);
       await this.call('PATCH', `/v1.0/users/${encodeURIComponent(existing)}`, { accountEnabled: true, displayName: input.displayName });
-      return { subject: existing };
+      return { subject: existing, reused: true };
     }
   }
 
   /** A missing account counts as disabled: nobody can sign in with it. */
-  async disableAccount(_trx: Transaction<Database>, subject: string): Promise<void> {
+  async disableAccount(_trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
     await this.call('PATCH', `/v1.0/users/${encodeURIComponent(subject)}`, { accountEnabled: false }, [], { notFoundIsDone: true });
   }
 
-  async enableAccount(_trx: Transaction<Database>, subject: string): Promise<void> {
+  async enableAccount(_trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
     await this.call('PATCH', `/v1.0/users/${encodeURIComponent(subject)}`, { accountEnabled: true });
   }
 

@@ -165,7 +165,8 @@ export async function mountLocalProvider(
 
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      // NUL characters mean nothing in a form and PostgreSQL refuses them in text: drop them.
+      done(null, Object.fromEntries([...new URLSearchParams(String(body))].map(([key, value]) => [key, value.replaceAll(String.fromCharCode(0), '')])));
     });
 
     registerAccountSetupRoutes(scope, { db, secret: accountSetupSecret });

@@ -12,11 +12,16 @@ export interface Actor {
   permissions: ReadonlySet<string>;
   /** Organizations the actor's roles cover: held ones, plus the SIRETs of a SIREN held with inheritsToChildren. Null: global (back-office). */
   scope: ReadonlySet<string> | null;
+  /**
+   * The parent SIREN of each SIRET of the scope, whether the scope holds that SIREN or not: visible to the
+   * actor, not managed by them (see organizationVisibility and userScope). Null: global (back-office).
+   */
+  parentIds: ReadonlySet<string> | null;
   /** Role codes the actor holds anywhere. */
   roleCodes: ReadonlySet<string>;
 }
 
-/** The actor of a verified token's subject, or null when no portal account has it. Three statements whatever the assignments. */
+/** The actor of a verified token's subject, or null when no portal account has it. At most three statements whatever the assignments. */
 export async function loadActor(db: Kysely<Database>, subject: string): Promise<Actor | null> {
   const user = await db
     .selectFrom('users')
@@ -35,6 +40,7 @@ export async function loadActor(db: Kysely<Database>, subject: string): Promise<
       isBackOffice,
       permissions: new Set(rows.map((r) => r.permission_code)),
       scope: null,
+      parentIds: null,
       roleCodes: new Set(),
     };
   }
@@ -45,10 +51,18 @@ export async function loadActor(db: Kysely<Database>, subject: string): Promise<
     .select(['ra.organization_id', 'ra.inherits_to_children', 'r.code as role_code', 'rp.permission_code'])
     .where('ra.user_id', '=', user.id)
     .execute();
+  const held = [...new Set(assignments.map((a) => a.organization_id))];
   const inheriting = [...new Set(assignments.filter((a) => a.inherits_to_children).map((a) => a.organization_id))];
-  const children = inheriting.length
-    ? await db.selectFrom('organizations').select('id').where('parent_id', 'in', inheriting).execute()
+  // One statement: the held organizations (for their parents) and the SIRETs of the SIRENs held with inheritance.
+  const related = held.length
+    ? await db
+        .selectFrom('organizations')
+        .select(['id', 'parent_id'])
+        .where((eb) => eb.or([eb('id', 'in', held), ...(inheriting.length ? [eb('parent_id', 'in', inheriting)] : [])]))
+        .execute()
     : [];
+  const scope = new Set([...held, ...related.filter((o) => o.parent_id !== null && inheriting.includes(o.parent_id)).map((o) => o.id)]);
+  const parentIds = new Set(related.filter((o) => scope.has(o.id) && o.parent_id !== null).map((o) => o.parent_id as string));
   return {
     userId: user.id,
     email: user.email,
@@ -56,7 +70,8 @@ export async function loadActor(db: Kysely<Database>, subject: string): Promise<
     userType: user.user_type,
     isBackOffice,
     permissions: new Set(assignments.flatMap((a) => (a.permission_code ? [a.permission_code] : []))),
-    scope: new Set([...assignments.map((a) => a.organization_id), ...children.map((c) => c.id)]),
+    scope,
+    parentIds,
     roleCodes: new Set(assignments.map((a) => a.role_code)),
   };
 }

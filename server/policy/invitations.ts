@@ -1,4 +1,5 @@
-import { forbidden } from '../http/errors.ts';
+import type { InvitationType, UserType } from '../db/schema.ts';
+import { ApiError, forbidden } from '../http/errors.ts';
 import { canSeeRole, requireBackOffice, requireOrganizationInScope, requirePermission, type Actor } from './index.ts';
 
 /**
@@ -11,12 +12,19 @@ import { canSeeRole, requireBackOffice, requireOrganizationInScope, requirePermi
  *   back office's own role is never given on an organization: 403 for everybody). Organization users
  *   only for an organization within their scope (404 otherwise, as for a missing one) and only the
  *   ADMIN_ADHERENT role (asking for an administrator) or an EXTERNAL role (403 for any other INTERNAL role).
+ *   The organization is looked up within the actor's scope before anything is compared with it.
+ * - What a creation reveals: an organization user's request is answered alike whatever accounts exist
+ *   (an administrator request always needs the person's profile; a back-office invitee is refused at
+ *   approval), so that it cannot tell which e-mails have an account, or a back-office one. The back
+ *   office sees every account anyway: a back-office invitee is refused at once, a known one needs no profile.
+ * - Never an organization role for a back-office account: 409, at creation (back office) and at approval.
  */
 
 export const INVITATION_MESSAGES = {
   decideNeedsUserCreate: 'Seul le back-office disposant de la permission USER_CREATE peut approuver ou rejeter une demande.',
   roleNotAllowed: (roleName: string) => `Vous ne pouvez pas demander le rôle « ${roleName} ».`,
   backOfficeRole: "Le rôle Admin OPCO est celui du back-office : il ne s'attribue pas sur une organisation.",
+  backOfficeAccount: (email: string) => `« ${email} » est un compte du back-office : un rôle d'organisation ne peut pas lui être attribué.`,
 } as const;
 
 export function requireCanListInvitations(actor: Actor): void {
@@ -48,4 +56,19 @@ export function requireCanRequestRole(actor: Actor, role: { code: string; name: 
   requireCanCreateInvitations(actor);
   if (role.code === 'ADMIN_OPCO') throw forbidden(INVITATION_MESSAGES.backOfficeRole);
   if (!canSeeRole(actor, role, 'requestAdministrator')) throw forbidden(INVITATION_MESSAGES.roleNotAllowed(role.name));
+}
+
+/** Whether creating an invitation may depend on the invitee's accounts (see above): the back office's only. */
+export function invitationCreationSeesAccounts(actor: Actor): boolean {
+  return actor.isBackOffice;
+}
+
+/** An administrator request names the person an approval may create: their profile is needed, unless the back office knows they have an account. */
+export function requiresInviteeProfile(actor: Actor, invitationType: InvitationType, inviteeHasAccount: boolean): boolean {
+  return invitationType === 'NEW_ADMIN' && !(invitationCreationSeesAccounts(actor) && inviteeHasAccount);
+}
+
+/** 409 when the invitee's account is a back-office one: organization roles are never given to it. */
+export function requireInviteeNotBackOffice(inviteeType: UserType | null | undefined, email: string): void {
+  if (inviteeType === 'BACKOFFICE') throw new ApiError(409, INVITATION_MESSAGES.backOfficeAccount(email));
 }

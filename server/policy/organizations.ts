@@ -24,9 +24,10 @@ export const ORGANIZATION_NOT_FOUND = 'Organisation introuvable.';
 export const ORGANIZATION_SEARCH_PERMISSIONS = ['ORG_LIST', 'USER_LIST', 'USER_CREATE'] as const;
 
 
+/** The organizations the actor sees: all (back office), else the scope and the parent SIREN of each SIRET in it. */
 export function organizationVisibility(actor: Actor): OrganizationVisibility {
   if (actor.isBackOffice || actor.scope === null) return { kind: 'all' };
-  return { kind: 'scope', organizationIds: [...actor.scope] };
+  return { kind: 'scope', organizationIds: [...new Set([...actor.scope, ...(actor.parentIds ?? [])])] };
 }
 
 export function requireCanListOrganizations(actor: Actor): void {

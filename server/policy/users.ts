@@ -1,6 +1,6 @@
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import type { Actor } from './actor.ts';
-import { canSeeRole, coversOrganization, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from './index.ts';
+import { canSeeRole, coversOrganization, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from './index.ts';
 
 /**
  * Decisions about users (spec §6), on top of the generic ones of ./index.ts.
@@ -12,10 +12,16 @@ import { canSeeRole, coversOrganization, requireBackOffice, requireCanManageUser
  * - Organization users act only on the users of their scope: a user holding a role on an organization
  *   of the scope, or on the parent SIREN of one with inheritsToChildren. Anyone else answers 404, as a
  *   missing user does; organizations outside the scope in a body are refused as unknown ones.
+ * - A person may work for several member companies. What is theirs across companies (active or not,
+ *   e-mail, names, details, the account itself) an organization user changes only when every one of the
+ *   person's assignments lies within the actor's scope; otherwise only the roles within it (403 for the rest).
+ * - inheritsToChildren on a SIREN reaches all of its SIRETs: an organization user gives it only when their
+ *   scope holds every one of them (403 otherwise). Keeping an inheritance the user has already is no gift.
  */
 
 export const USER_NOT_FOUND = 'Utilisateur introuvable.';
 export const INTERNAL_ROLE_REFUSED = 'Vous ne pouvez pas attribuer un rôle interne.';
+export const INHERITANCE_REFUSED = 'Vous ne pouvez pas étendre un rôle à tous les établissements de ce SIREN.';
 
 /**
  * What an organization user reaches, for user decisions: the organizations of `actor.scope`, and the
@@ -29,6 +35,12 @@ export interface UserScope {
 export interface ScopedAssignment {
   organizationId: string;
   inheritsToChildren: boolean;
+}
+
+/** The actor's reach for user decisions, from what loadActor read (no statement). Null: global. */
+export function userScope(actor: Actor): UserScope | null {
+  if (actor.scope === null) return null;
+  return { organizationIds: actor.scope, parentIds: actor.parentIds ?? new Set() };
 }
 
 export function requireCanListUsers(actor: Actor): void {
@@ -110,4 +122,39 @@ export function assignableRoles<R extends { code: string; type: 'INTERNAL' | 'EX
  */
 export function replaceableAssignment(actor: Actor, assignment: ScopedAssignment): boolean {
   return coversOrganization(actor, assignment.organizationId);
+}
+
+/**
+ * Before a change of what is the person's across companies (isActive, e-mail, names, details) or the
+ * deletion of the account: every assignment of the user must be one the actor may replace. 403 otherwise.
+ */
+export function requireCanChangeAccount(actor: Actor, assignments: readonly ScopedAssignment[]): void {
+  if (!assignments.every((a) => replaceableAssignment(actor, a))) throw forbidden(MESSAGES.protectedTarget);
+}
+
+/** Giving inheritsToChildren on this SIREN (not held so before): the actor's scope must hold the SIREN and every one of its SIRETs. */
+export function requireCanGrantInheritance(actor: Actor, siren: { id: string; childIds: readonly string[] }): void {
+  if (![siren.id, ...siren.childIds].every((id) => coversOrganization(actor, id))) throw forbidden(INHERITANCE_REFUSED);
+}
+
+export interface DetailedAssignment extends ScopedAssignment {
+  organizationType: 'SIREN' | 'SIRET';
+  parentId: string | null;
+  rolePermissions: readonly string[];
+}
+
+/**
+ * The edit page's view of a user (getUserFullDetails): the assignments the actor sees; the organizations it
+ * may offer (back office: the SIRENs of the user's organizations with all their SIRETs; organization users:
+ * their scope); and the user's permissions as far as the actor sees them: a back-office user's own list
+ * ('own'), else the union over the roles of the visible assignments only.
+ */
+export function fullDetailsView<A extends DetailedAssignment>(actor: Actor, scope: UserScope | null, target: { id: string; userType: 'BACKOFFICE' | 'ORGANIZATION' }, assignments: readonly A[]) {
+  const visible = visibleAssignments(actor, scope, target.id, assignments);
+  const sirenIds = [...new Set(visible.map((a) => (a.organizationType === 'SIREN' ? a.organizationId : a.parentId)).filter((id): id is string => id !== null))];
+  return {
+    assignments: visible,
+    offeredOrganizations: scope === null ? { ids: sirenIds, withChildrenOf: sirenIds } : { ids: [...scope.organizationIds], withChildrenOf: [] },
+    permissions: target.userType === 'BACKOFFICE' ? ('own' as const) : [...new Set(visible.flatMap((a) => a.rolePermissions))],
+  };
 }

@@ -4,13 +4,17 @@ import type { HandlerDeps } from './deps.ts';
 import { actorOf } from '../http/actor-hook.ts';
 import { ApiError, notFound, type FieldError } from '../http/errors.ts';
 import { pageAnswer, type PageRequest } from '../http/pages.ts';
+import type { Actor } from '../policy/actor.ts';
 import {
+  invitationCreationSeesAccounts,
   requireCanCreateInvitations,
   requireCanDecideInvitation,
   requireCanInviteInto,
   requireCanListInvitations,
   requireCanReadInvitation,
   requireCanRequestRole,
+  requireInviteeNotBackOffice,
+  requiresInviteeProfile,
 } from '../policy/invitations.ts';
 import {
   findInvitation,
@@ -33,9 +37,11 @@ import {
   type UserProfileInput,
 } from '../db/invitations-decisions.ts';
 import type { InvitationStatus, InvitationType } from '../db/schema.ts';
-import { IdentityDirectoryError } from '../idp/directory.ts';
+import { IdentityDirectoryError, IdentityTakenError } from '../idp/directory.ts';
+import { WRITE_MESSAGES } from '../db/users-write.ts';
 import { accountSetupUrl } from '../idp/account-setup.ts';
 import {
+  emailSchema,
   fieldErrorsOf,
   jobTitleSchema,
   optionalPhoneSchema,
@@ -84,21 +90,33 @@ function invitationIdOf(request: FastifyRequest): number {
 /** Refusals of the decisions module as API errors; an unreachable identity provider as 503. */
 function asApiError(error: unknown): unknown {
   if (error instanceof InvitationRefusal) return new ApiError(error.kind === 'notFound' ? 404 : 409, error.message);
+  if (error instanceof IdentityTakenError) return new ApiError(409, WRITE_MESSAGES.identityTaken);
   if (error instanceof IdentityDirectoryError) return new ApiError(503, MESSAGES.directoryUnavailable);
   return error;
 }
 
-/** The invitation's organization: the query's organizationId, else the body's organizationCode. */
-async function organizationOf(deps: HandlerDeps, organizationId: string | undefined, organizationCode: string | undefined): Promise<{ organization: OrganizationRef | null; notFoundMessage: string }> {
-  if (organizationId) {
-    const organization = await findOrganizationById(deps.db, organizationId);
-    if (organization && organizationCode && organization.code !== organizationCode) {
-      throw badRequest(MESSAGES.organizationMismatch, [{ field: 'body.organizationCode', message: MESSAGES.organizationMismatch }]);
-    }
-    return { organization, notFoundMessage: MESSAGES.organizationIdNotFound };
+/**
+ * The invitation's organization: the query's organizationId, else the body's organizationCode. A missing
+ * one and one outside the actor's scope answer the same 404, before the two references are compared.
+ */
+async function organizationOf(deps: HandlerDeps, actor: Actor, organizationId: string | undefined, organizationCode: string | undefined): Promise<OrganizationRef> {
+  if (!organizationId && !organizationCode) throw badRequest(MESSAGES.organizationMissing, [{ field: 'body.organizationCode', message: MESSAGES.organizationMissing }]);
+  const notFoundMessage = organizationId ? MESSAGES.organizationIdNotFound : MESSAGES.organizationNotFound(organizationCode!);
+  const organization = organizationId ? await findOrganizationById(deps.db, organizationId) : await findOrganizationByCode(deps.db, organizationCode!);
+  if (!organization) throw notFound(notFoundMessage);
+  requireCanInviteInto(actor, organization.id, notFoundMessage);
+  if (organizationId && organizationCode && organization.code !== organizationCode) {
+    throw badRequest(MESSAGES.organizationMismatch, [{ field: 'body.organizationCode', message: MESSAGES.organizationMismatch }]);
   }
-  if (!organizationCode) throw badRequest(MESSAGES.organizationMissing, [{ field: 'body.organizationCode', message: MESSAGES.organizationMissing }]);
-  return { organization: await findOrganizationByCode(deps.db, organizationCode), notFoundMessage: MESSAGES.organizationNotFound(organizationCode) };
+  return organization;
+}
+
+/** Spec §5 email rule, as for users ('Adresse email invalide'); the trimmed address. */
+function checkInviteeEmail(email: string): string {
+  const parsed = emailSchema.safeParse(email);
+  if (parsed.success) return parsed.data;
+  const fieldErrors = fieldErrorsOf(parsed.error, 'body.inviteeEmail');
+  throw badRequest(fieldErrors[0]!.message, fieldErrors);
 }
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : (value ?? undefined));
@@ -155,10 +173,9 @@ export function invitationsHandlers(deps: HandlerDeps) {
       const actor = actorOf(request);
       requireCanCreateInvitations(actor);
       const body = request.body as CreateBody;
+      const inviteeEmail = checkInviteeEmail(body.inviteeEmail);
       const { organizationId } = request.query as { organizationId?: string };
-      const { organization, notFoundMessage } = await organizationOf(deps, organizationId, body.organizationCode);
-      if (!organization) throw notFound(notFoundMessage);
-      requireCanInviteInto(actor, organization.id, notFoundMessage);
+      const organization = await organizationOf(deps, actor, organizationId, body.organizationCode);
       const role = await findRoleByCode(db, body.roleCode);
       if (!role) throw badRequest(MESSAGES.unknownRole(body.roleCode), [{ field: 'body.roleCode', message: MESSAGES.unknownRole(body.roleCode) }]);
       requireCanRequestRole(actor, role);
@@ -175,13 +192,13 @@ export function invitationsHandlers(deps: HandlerDeps) {
         throw badRequest(MESSAGES.externalRoleNeedsSiret, [{ field: organizationField, message: MESSAGES.externalRoleNeedsSiret }]);
       }
 
-      const invitee = await findUserByEmail(db, body.inviteeEmail);
-      if (invitee?.userType === 'BACKOFFICE') throw new ApiError(409, REFUSALS.backOfficeAccount(body.inviteeEmail.trim()));
-      if (!invitee && body.invitationType === 'NEW_ADMIN') checkNewPersonProfile(body.metadata?.userProfile);
+      const invitee = invitationCreationSeesAccounts(actor) ? await findUserByEmail(db, inviteeEmail) : null;
+      requireInviteeNotBackOffice(invitee?.userType, inviteeEmail);
+      if (requiresInviteeProfile(actor, body.invitationType, invitee !== null)) checkNewPersonProfile(body.metadata?.userProfile);
 
       try {
         const row = await createInvitation(db, {
-          inviteeEmail: body.inviteeEmail,
+          inviteeEmail,
           invitationType: body.invitationType,
           organization,
           role,

@@ -7,22 +7,22 @@ import { deleteUserPermanently, editUser, fullDetails, type Edit } from '../db/u
 import { checkEditedUser, checkIdentity, checkMetadata, checkNewUser, checkNotEmpty, checkRoleCount, INPUT_MESSAGES } from '../db/users-input.ts';
 import type { AssignUserRolesBody, CreateUserBody, CreateUserCompleteBody, FullUpdateUserBody, ListUsersQuery, ReplaceUserRolesBody, UpdateUserBody, UpdateUserCompleteBody } from '../db/users-input.ts';
 import { addedInOrganization, explicitAssignments, placedByCodes, type CodesAndRoles } from '../db/users-plans.ts';
-import { canonicalRoleCode, listUsersPage, loadUserScope, visibleUser, type VisibleUser } from '../db/users-read.ts';
+import { canonicalRoleCode, listUsersPage, visibleUser, type VisibleUser } from '../db/users-read.ts';
 import { toUser, toUserDetail } from '../db/users-shapes.ts';
 import type { NewUserFields } from '../db/users-write.ts';
 import { actorOf } from '../http/actor-hook.ts';
 import { notFound, unauthorized } from '../http/errors.ts';
 import { pageAnswer } from '../http/pages.ts';
 import type { Actor } from '../policy/actor.ts';
-import { canFilterByOrganization, requireCanChangeUsers, requireCanCreateUsers, requireCanHardDeleteUsers, requireCanListUsers, requireCanReadUser, visibleAssignments } from '../policy/users.ts';
+import { canFilterByOrganization, requireCanChangeUsers, requireCanCreateUsers, requireCanHardDeleteUsers, requireCanListUsers, requireCanReadUser, userScope, visibleAssignments } from '../policy/users.ts';
 
 type Req<T extends { Body?: unknown; Querystring?: unknown; Headers?: unknown } = object> = FastifyRequest<{ Params: { id: string } } & T>;
-type VersionedReq<B> = Req<{ Body: B; Headers: { 'if-match'?: string } }>;
 
-/** The body's `version` wins over If-Match (`"7"`, `W/"7"` or `7`). */
-function expectedVersion(body: { version?: number }, ifMatch: string | undefined): number | undefined {
+/** The version the caller read: the body's `version` when it has one, else If-Match (`"7"`, `W/"7"` or `7`). */
+function expectedVersion(request: FastifyRequest, body: { version?: number } = {}): number | undefined {
   if (body.version !== undefined) return body.version;
-  return ifMatch ? Number(ifMatch.replace(/^W\//, '').replaceAll('"', '')) : undefined;
+  const ifMatch = request.headers['if-match'];
+  return typeof ifMatch === 'string' ? Number(ifMatch.replace(/^W\//, '').replaceAll('"', '')) : undefined;
 }
 
 /** A user with the assignments the actor may see: OpenAPI User and UserDetail. */
@@ -48,19 +48,20 @@ export function usersHandlers({ db, directory }: HandlerDeps) {
     return reply.code(201).send(toUserDetail(created.user, created.assignments));
   }
 
-  /** Every change of an existing user: the body read by `edit` once the actor may change users. */
+  /** Every change of an existing user: the body read by `edit` once the actor may change users; against If-Match when sent. */
   async function change(request: Req, edit: (actor: Actor) => Edit) {
     const actor = actorOf(request);
     requireCanChangeUsers(actor);
-    return { actor, done: await editUser(db, directory, actor, request.params.id, edit(actor)) };
+    const edited = { expectedVersion: expectedVersion(request), ...edit(actor) };
+    return { actor, done: await editUser(db, directory, actor, request.params.id, edited, request.log) };
   }
 
-  /** fullUpdateUser, updateUserComplete: the edit page's fields and at least one role, against the version. */
-  async function editPage(request: VersionedReq<FullUpdateUserBody | UpdateUserCompleteBody>, roles: { field: string; given: readonly unknown[] }, edit: (actor: Actor) => Pick<Edit, 'isActive' | 'assignments'>) {
+  /** fullUpdateUser, updateUserComplete: the edit page's fields and at least one role, against the version (body or If-Match). */
+  async function editPage(request: Req<{ Body: FullUpdateUserBody | UpdateUserCompleteBody }>, roles: { field: string; given: readonly unknown[] }, edit: (actor: Actor) => Pick<Edit, 'isActive' | 'assignments'>) {
     const { actor, done } = await change(request, (actor) => {
       const fields = checkEditedUser(request.body);
       checkNotEmpty(roles.given, roles.field, INPUT_MESSAGES.atLeastOneRole);
-      return { ...edit(actor), fields, rolesField: roles.field, expectedVersion: expectedVersion(request.body, request.headers['if-match']) };
+      return { ...edit(actor), fields, rolesField: roles.field, expectedVersion: expectedVersion(request, request.body) };
     });
     return detailed(actor, done);
   }
@@ -98,7 +99,7 @@ export function usersHandlers({ db, directory }: HandlerDeps) {
       const actor = actorOf(request);
       requireCanListUsers(actor);
       const q = request.query;
-      const scope = await loadUserScope(db, actor);
+      const scope = userScope(actor);
       const organization = q.organizationId ? await findOrganizationById(db, q.organizationId, { kind: 'all' }) : undefined;
       if (organization === null || (organization && !canFilterByOrganization(scope, organization.id))) throw notFound(INPUT_MESSAGES.unknownOrganization);
       const page = { page: q.page ?? 1, pageSize: q.pageSize ?? 10 };
@@ -155,7 +156,7 @@ export function usersHandlers({ db, directory }: HandlerDeps) {
       return detailed(actor, done);
     },
 
-    async fullUpdateUser(request: VersionedReq<FullUpdateUserBody>) {
+    async fullUpdateUser(request: Req<{ Body: FullUpdateUserBody }>) {
       const b = request.body;
       return editPage(request, { field: 'body.roleAssignments', given: b.roleAssignments }, (actor) => ({
         isActive: b.isActive,
@@ -163,7 +164,7 @@ export function usersHandlers({ db, directory }: HandlerDeps) {
       }));
     },
 
-    async updateUserComplete(request: VersionedReq<UpdateUserCompleteBody>) {
+    async updateUserComplete(request: Req<{ Body: UpdateUserCompleteBody }>) {
       const b = request.body;
       const plan = { codes: b.organizationCodes, codesField: 'body.organizationCodes', roles: b.roleIds, rolesField: 'body.roleIds' };
       return editPage(request, { field: 'body.roleIds', given: b.roleIds }, (actor) => ({ assignments: (trx) => placedByCodes(trx, actor, plan, 'update') }));
@@ -193,7 +194,7 @@ export function usersHandlers({ db, directory }: HandlerDeps) {
       }
       const actor = actorOf(request);
       requireCanHardDeleteUsers(actor);
-      await deleteUserPermanently(db, directory, actor, request.params.id);
+      await deleteUserPermanently(db, directory, actor, request.params.id, request.log, expectedVersion(request));
       return reply.code(204).send();
     },
   };

@@ -125,7 +125,10 @@ export interface paths {
          *     or ADMIN_OPCO (403 'Vous ne pouvez pas modifier cet utilisateur'). Names and email follow spec §5.
          *     `metadata` must be JSON text; the detail fields it holds as strings or null (jobTitle, phoneNumber,
          *     mobilePhone, street, postalCode, city) are applied to the user too. Bumps the version.
-         *     An email already used by another user answers 409.
+         *     An email already used by another user answers 409, as does a stale `If-Match`.
+         *     A person may hold roles in several companies: an organization caller changes their email, names or
+         *     details only when every one of their assignments lies within the caller's scope (403 'Vous ne pouvez
+         *     pas modifier cet utilisateur' otherwise).
          *
          */
         put: operations["updateUser"];
@@ -136,7 +139,8 @@ export interface paths {
          *     With `hardDelete=true` the user and all their data (role assignments, permissions, identity-provider
          *     account) are removed permanently: back-office users holding both USER_DELETE and B2C_USER_DISABLE
          *     only (403 otherwise). Never oneself (403). Invitations sent or decided by the user stay, without
-         *     the link to the user. Written to the audit trail.
+         *     the link to the user. Written to the audit trail. The identity-provider account is disabled with the
+         *     deletion and removed once it is committed. A stale `If-Match` answers 409.
          *
          */
         delete: operations["deleteUser"];
@@ -157,8 +161,9 @@ export interface paths {
         /**
          * User detail for the edit page
          * @description Same visibility as getUser. Answers the user, their role assignments, the roles and organizations
-         *     the caller may offer when editing and the user's effective permissions (a back-office user's own
-         *     list, else the union over their roles). Back-office callers: every role, and the SIRENs of the
+         *     the caller may offer when editing and the user's effective permissions as far as the caller sees
+         *     them (a back-office user's own list, else the union over the roles of the assignments answered: for
+         *     an organization caller, those within their scope). Back-office callers: every role, and the SIRENs of the
          *     user's organizations with all their SIRETs (others are found with listOrganizations). Organization
          *     callers: no INTERNAL role, and the organizations of their scope.
          *
@@ -191,7 +196,11 @@ export interface paths {
          *     rôles.'). inheritsToChildren applies to SIRENs only. Optional detail fields set to null or '' are
          *     cleared. Changing `isActive` deactivates or reactivates as those operations do. A stale `version`
          *     (or `If-Match`) answers 409 'Cet utilisateur a été modifié par quelqu'un d'autre entre-temps.
-         *     Rechargez la page.'; an email used by another user 409 too.
+         *     Rechargez la page.'; an email used by another user 409 too. For a person holding roles outside an
+         *     organization caller's scope (another company's), only the roles within it may change: a change of
+         *     email, names, details or `isActive` answers 403 'Vous ne pouvez pas modifier cet utilisateur'.
+         *     inheritsToChildren newly given on a SIREN needs, for an organization caller, every SIRET of that
+         *     SIREN within their scope (403 'Vous ne pouvez pas étendre un rôle à tous les établissements de ce SIREN.').
          *
          */
         put: operations["fullUpdateUser"];
@@ -219,7 +228,8 @@ export interface paths {
          *     the previous assignments (for an organization user: those in their scope). At least one SIRET, one per
          *     SIREN given ('Veuillez sélectionner au moins un SIRET pour chaque SIREN'), 1 to 5 distinct roles.
          *     Optional detail fields set to null or '' are cleared. A stale `version` (or `If-Match`) or an email
-         *     used by another user answers 409.
+         *     used by another user answers 409. As with fullUpdateUser, a person holding roles outside an
+         *     organization caller's scope keeps their email, names and details (403 when they would change).
          *
          */
         put: operations["updateUserComplete"];
@@ -247,7 +257,8 @@ export interface paths {
          *     Non-back-office callers cannot assign INTERNAL roles (403). Adds the roles to the user's assignments
          *     in that organization (a role held there already keeps its inheritsToChildren unless the body gives
          *     it); the user ends with at most 5 distinct roles. An unknown organization or role answers 400 with
-         *     fieldErrors.
+         *     fieldErrors. inheritsToChildren true needs, for an organization caller, every SIRET of that SIREN
+         *     within their scope (403). A stale `If-Match` answers 409.
          *
          */
         post: operations["assignUserRoles"];
@@ -272,7 +283,9 @@ export interface paths {
          * @description Same rights as assignUserRoles. `assignments` replaces every assignment of the user (for an
          *     organization user: those in their scope; the others are kept); each entry names its organization by
          *     `organizationId` or by `organizationCode` (exactly one of them). The user ends with 1 to 5 distinct
-         *     roles. An unknown organization or role answers 400 with fieldErrors.
+         *     roles. An unknown organization or role answers 400 with fieldErrors. inheritsToChildren newly given
+         *     needs, for an organization caller, every SIRET of that SIREN within their scope (403). A stale
+         *     `If-Match` answers 409.
          *
          */
         put: operations["replaceUserRoles"];
@@ -298,8 +311,10 @@ export interface paths {
          * Deactivate a user (soft)
          * @description Same rights as updateUser: USER_CREATE; back-office users, or organization users for users of their
          *     scope (404 otherwise). Never oneself; non-back-office callers cannot deactivate a user holding
-         *     ADMIN_ADHERENT, ADMIN_OPCO or another INTERNAL role. Disables the identity-provider account too:
-         *     an inactive user cannot sign in. Deactivating an inactive user changes nothing.
+         *     ADMIN_ADHERENT, ADMIN_OPCO or another INTERNAL role, nor a person holding roles outside their scope
+         *     (another company's): 403 'Vous ne pouvez pas modifier cet utilisateur'. Disables the identity-provider
+         *     account too: an inactive user cannot sign in. Deactivating an inactive user changes nothing. A stale
+         *     `If-Match` answers 409.
          *
          */
         post: operations["deactivateUser"];
@@ -323,7 +338,7 @@ export interface paths {
         /**
          * Reactivate a user
          * @description Same rights as deactivateUser. Enables the identity-provider account again. Reactivating an active
-         *     user changes nothing.
+         *     user changes nothing. A stale `If-Match` answers 409.
          *
          */
         post: operations["reactivateUser"];
@@ -356,11 +371,14 @@ export interface paths {
          *     users: only organizations in their scope (404 otherwise) and only ADMIN_ADHERENT (asking for an
          *     administrator) or an EXTERNAL role (403 otherwise).
          *     The organization is the query `organizationId`, else the body `organizationCode`; one of them
-         *     is needed (400 otherwise; 400 when both name different organizations) and an unknown one answers 404.
-         *     An unknown `roleCode` answers 400. NEW_ADMIN needs an INTERNAL role; an INTERNAL role goes on a SIREN,
-         *     an EXTERNAL one on a SIRET (400 otherwise). For a NEW_ADMIN whose email has no account yet,
-         *     `metadata.userProfile` needs firstName and lastName (spec §5 rules, 400 with fieldErrors).
-         *     An email of a back-office account answers 409. The sender is the signed-in user
+         *     is needed (400 otherwise). An unknown one, or one outside the caller's scope, answers 404 before
+         *     anything else is compared; 400 when both name different organizations.
+         *     `inviteeEmail` follows spec §5 (400 'Adresse email invalide'). An unknown `roleCode` answers 400.
+         *     NEW_ADMIN needs an INTERNAL role; an INTERNAL role goes on a SIREN, an EXTERNAL one on a SIRET (400
+         *     otherwise). A NEW_ADMIN needs `metadata.userProfile` with firstName and lastName (spec §5 rules, 400
+         *     with fieldErrors), except for a back-office caller when the email has an account already.
+         *     Organization callers get the same answer whatever accounts exist; for back-office callers the email
+         *     of a back-office account answers 409 (for others, the approval refuses it). The sender is the signed-in user
          *     (`metadata.senderEmail` is informative only). A pending invitation for the same email
          *     (case-insensitive), organization and role answers 409 ('… déjà en attente … already exists …').
          *
@@ -414,6 +432,9 @@ export interface paths {
          *     Approval assigns the role in the organization (inherited by its SIRETs when it is a SIREN). A NEW_ADMIN
          *     whose email has no account first creates it (user from metadata.userProfile, identity-provider account,
          *     'account.invitation' e-mail with a set-up link); a ROLE_ASSIGNMENT needs an existing account (409).
+         *     The invitee must not be a back-office account (409) nor end with more than 5 distinct roles (409
+         *     'Vous avez atteint la limite de 5 rôles.'); a sign-in identity their email already has is reused only
+         *     when no portal user holds it (409). A refusal writes nothing.
          *     The validator is the signed-in user; the requester receives an 'invitation.approved' e-mail.
          *
          */
@@ -579,8 +600,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @example marie.dupont@exemple.fr */
-        EmailAddress: string;
         /** @description First name, last name or city (spec §5; letters-only rule checked by the server) */
         NameText: string;
         JobTitle: string;
@@ -1017,7 +1036,11 @@ export interface components {
             assignments: components["schemas"]["RoleAssignmentInput"][];
         };
         CreateInvitationRequest: {
-            inviteeEmail: components["schemas"]["EmailAddress"];
+            /**
+             * @description The invitee's email. Spec §5, checked by the server ('Adresse email invalide'), trimmed.
+             * @example marie.dupont@exemple.fr
+             */
+            inviteeEmail: string;
             roleCode: components["schemas"]["RoleCode"];
             invitationType: components["schemas"]["InvitationType"];
             /** @description The organization, when the query has no organizationId */
@@ -1107,6 +1130,7 @@ export interface components {
         /** @description The request number */
         InvitationId: number;
         OrganizationId: string;
+        /** @description The page, from 1 to 1000000; a page beyond the last one answers no items. */
         Page: number;
         PageSize: number;
         Search: string;
@@ -1144,6 +1168,7 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
+                /** @description The page, from 1 to 1000000; a page beyond the last one answers no items. */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
                 search?: components["parameters"]["Search"];
@@ -1263,7 +1288,10 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The user's version as an entity tag, for example "7" (quotes and W/ optional). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["UserId"];
             };
@@ -1297,7 +1325,10 @@ export interface operations {
             query?: {
                 hardDelete?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The user's version as an entity tag, for example "7" (quotes and W/ optional). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["UserId"];
             };
@@ -1316,6 +1347,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1419,7 +1451,10 @@ export interface operations {
     assignUserRoles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The user's version as an entity tag, for example "7" (quotes and W/ optional). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["UserId"];
             };
@@ -1444,13 +1479,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
     replaceUserRoles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The user's version as an entity tag, for example "7" (quotes and W/ optional). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["UserId"];
             };
@@ -1475,13 +1514,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
     deactivateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The user's version as an entity tag, for example "7" (quotes and W/ optional). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["UserId"];
             };
@@ -1502,13 +1545,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
     reactivateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The user's version as an entity tag, for example "7" (quotes and W/ optional). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["UserId"];
             };
@@ -1529,6 +1576,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1536,6 +1584,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: string;
+                /** @description The page, from 1 to 1000000; a page beyond the last one answers no items. */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
                 search?: components["parameters"]["Search"];
@@ -1688,6 +1737,7 @@ export interface operations {
     listOrganizations: {
         parameters: {
             query?: {
+                /** @description The page, from 1 to 1000000; a page beyond the last one answers no items. */
                 page?: components["parameters"]["Page"];
                 pageSize?: number;
                 limit?: number;
@@ -1800,6 +1850,7 @@ export interface operations {
                 userId?: string;
                 organizationId?: string;
                 action?: components["schemas"]["AuditAction"];
+                /** @description The page, from 1 to 1000000; a page beyond the last one answers no items. */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
             };

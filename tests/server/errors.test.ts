@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorBody, fieldErrorsFromValidation } from '../../server/http/errors.ts';
+import { MESSAGES } from '../../src/domain/validation.ts';
 
 describe('API error bodies', () => {
   it('names the field of a missing property, an unknown one and a bad value, in French', () => {
@@ -13,16 +14,39 @@ describe('API error bodies', () => {
       'body',
     );
     expect(fields).toEqual([
-      { field: 'body.email', message: 'Champ obligatoire manquant.' },
-      { field: 'body.isAdmin', message: 'Champ inconnu refusé.' },
-      { field: 'body.roles.0', message: 'Format invalide.' },
-      { field: 'body.jobTitle', message: 'Maximum 100 caractères.' },
+      { field: 'body.email', message: 'Champ obligatoire manquant' },
+      { field: 'body.isAdmin', message: 'Champ inconnu refusé' },
+      { field: 'body.roles.0', message: 'Format invalide' },
+      { field: 'body.jobTitle', message: 'Maximum 100 caractères' },
     ]);
+  });
+
+  it("ends field messages as spec §5 and the shared zod schemas do, without a full stop ('Minimum 2 caractères requis')", () => {
+    const fields = fieldErrorsFromValidation(
+      [
+        { instancePath: '/firstName', keyword: 'minLength', params: { limit: 2 } },
+        { instancePath: '/jobTitle', keyword: 'maxLength', params: { limit: 100 } },
+        { instancePath: '/roleIds', keyword: 'minItems', params: { limit: 1 } },
+        { instancePath: '/invitationType', keyword: 'enum', params: { allowedValues: ['NEW_ADMIN', 'ROLE_ASSIGNMENT'] } },
+        { instancePath: '/page', keyword: 'type', params: { type: 'integer' } },
+        { instancePath: '/x', keyword: 'const', params: {} },
+      ],
+      'body',
+    );
+    expect(fields.map((f) => f.message)).toEqual([
+      MESSAGES.min2,
+      MESSAGES.jobTitleMax,
+      'Au moins 1 élément(s) requis',
+      'Valeur attendue parmi : NEW_ADMIN, ROLE_ASSIGNMENT',
+      'Type attendu : integer',
+      'Valeur invalide',
+    ]);
+    for (const { message } of fields) expect(message).not.toMatch(/\.$/);
   });
 
   it('names query parameters as query.<name>', () => {
     expect(fieldErrorsFromValidation([{ instancePath: '/pageSize', keyword: 'maximum', params: { limit: 100 } }], 'querystring')).toEqual([
-      { field: 'query.pageSize', message: 'Valeur maximale : 100.' },
+      { field: 'query.pageSize', message: 'Valeur maximale : 100' },
     ]);
   });
 

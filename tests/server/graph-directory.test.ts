@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Transaction } from 'kysely';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Transaction } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import { IdentityDirectoryError, IdentityTakenError } from '../../server/idp/directory.ts';
 import { GraphDirectoryError, GraphIdentityDirectory, strongPassword, type GraphDirectoryOptions } from '../../server/idp/graph-directory.ts';
@@ -22,8 +22,16 @@ const TENANT_ID = '6f1c2b1e-0000-4000-8000-00000000c0de';
 const SECRET = 'Sup3r~Secret.Value_ForTests';
 const TENANT_DOMAIN = 'opcosante.onmicrosoft.com';
 const USER_ID = '9a0b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
-/** The directory's calls take a transaction they do not use (Graph is not in the database). */
-const trx = {} as Transaction<Database>;
+/** A database answering no rows to every query (Graph is not in the database; createAccount only reads it, to find who holds an identity). */
+const emptyDatabase = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+const trx = emptyDatabase as unknown as Transaction<Database>;
 
 let server: http.Server;
 let base: string;
@@ -101,8 +109,8 @@ describe('GraphIdentityDirectory', () => {
   });
 
   it('creates a local account signing in with its e-mail, in the shape Graph documents for B2C, and answers its id as subject', async () => {
-    const { subject } = await directory().createAccount(trx, { email: 'marie.dupont@exemple.fr', displayName: 'Marie Dupont' });
-    expect(subject).toBe(USER_ID);
+    const account = await directory().createAccount(trx, { email: 'marie.dupont@exemple.fr', displayName: 'Marie Dupont' });
+    expect(account).toEqual({ subject: USER_ID, reused: false });
     const [create] = graphCalls();
     expect(create).toMatchObject({ method: 'POST', path: '/v1.0/users' });
     expect(create!.headers.authorization).toBe('Bearer token-1');
@@ -224,8 +232,8 @@ describe('GraphIdentityDirectory', () => {
       if (request.method === 'GET') return { status: 200, body: { value: [{ id: 'existing-id' }] } };
       return { status: 204 };
     };
-    const { subject } = await directory().createAccount(trx, { email: "o'neil@exemple.fr", displayName: "Anne O'Neil" });
-    expect(subject).toBe('existing-id');
+    const account = await directory().createAccount(trx, { email: "o'neil@exemple.fr", displayName: "Anne O'Neil" });
+    expect(account).toEqual({ subject: 'existing-id', reused: true });
     const [, lookup, patch] = graphCalls();
     const url = new URL(lookup!.path, base);
     expect(url.pathname).toBe('/v1.0/users');

@@ -194,11 +194,23 @@ for (const backend of backends) {
       expect(body.message).toContain('back-office');
     });
 
-    it('refuses unknown fields and a malformed email (400)', async () => {
+    it("refuses unknown fields, and a malformed email with the users' message of spec §5 (400)", async () => {
       expect((await api.create('backoffice@portail.test', { ...adminRequest(), extra: 1 })).status).toBe(400);
-      const bad = await api.create('backoffice@portail.test', adminRequest({ inviteeEmail: 'pas-une-adresse' }));
-      expect(bad.status).toBe(400);
-      expect(bad.body.fieldErrors[0].field).toBe('body.inviteeEmail');
+      for (const inviteeEmail of ['pas-une-adresse', 'a@b.c', 'marie dupont@exemple.fr']) {
+        const bad = await api.create('backoffice@portail.test', adminRequest({ inviteeEmail }));
+        expect(bad.status).toBe(400);
+        expect(bad.body.fieldErrors).toEqual([{ field: 'body.inviteeEmail', message: 'Adresse email invalide' }]);
+        expect(bad.body.message).toBe('Adresse email invalide');
+      }
+      const long = await api.create('backoffice@portail.test', adminRequest({ inviteeEmail: `${'a'.repeat(250)}@exemple.fr` }));
+      expect(long.body.fieldErrors).toEqual([{ field: 'body.inviteeEmail', message: 'Maximum 254 caractères' }]);
+    });
+
+    it('keeps the invitee email trimmed', async () => {
+      const email = freshEmail();
+      const { status, body } = await api.create('backoffice@portail.test', adminRequest({ inviteeEmail: `  ${email} ` }));
+      expect(status).toBe(201);
+      expect(body.inviteeEmail).toBe(email);
     });
   });
 }

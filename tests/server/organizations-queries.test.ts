@@ -74,10 +74,12 @@ for (const backend of backends) {
     });
 
     it('finds one organization by id or code in 1 statement, scope included', async () => {
-      const visibility = { kind: 'scope' as const, organizationIds: scope };
+      // The policy passes the visible ids: here the SIRETs and their parent SIREN.
+      const visibility = { kind: 'scope' as const, organizationIds: [...scope, clinique.id] };
       expect(await statementsOf(db, (d) => findOrganizationById(d, clinique.id, visibility))).toBe(1);
       expect(await statementsOf(db, (d) => findOrganizationByCode(d, clinique.code, visibility))).toBe(1);
       expect(await findOrganizationByCode(db, clinique.code, visibility)).toMatchObject({ id: clinique.id });
+      expect(await findOrganizationByCode(db, clinique.code, { kind: 'scope', organizationIds: scope })).toBeNull();
     });
 
     it('lists roles with their permissions in 1 statement, and audit entries in 2 whatever the page size', async () => {

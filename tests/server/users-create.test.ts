@@ -107,7 +107,7 @@ for (const backend of backends) {
     it('refuses an unknown body field (the contract)', async () => {
       const { status, body } = await wizard(PERSONAS.backoffice, { ...wizardPayload([siret(0)], ['COMPTABLE']), isAdmin: true });
       expect(status).toBe(400);
-      expect(body.fieldErrors).toEqual([{ field: 'body.isAdmin', message: 'Champ inconnu refusé.' }]);
+      expect(body.fieldErrors).toEqual([{ field: 'body.isAdmin', message: 'Champ inconnu refusé' }]);
     });
 
     it('answers 409 for an email in use, whatever its case, and writes nothing', async () => {

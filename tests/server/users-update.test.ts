@@ -171,9 +171,12 @@ for (const backend of backends) {
       const outside = await fullUpdate(PERSONAS.adminClinique, created.user.id, fullPayload({ email: created.user.email, roleAssignments: [{ organizationId: orgs.ehpadSirets[0]!.id, roleIds: [roles.COMPTABLE!] }] }));
       expect(outside.status).toBe(400);
       expect(outside.body.fieldErrors).toEqual([{ field: 'body.roleAssignments.0.organizationId', message: 'Organisation introuvable.' }]);
-      // The user also works for the EHPAD: the clinic's administrator replaces the clinic's part only.
+      // The user also works for the EHPAD: the clinic's administrator replaces the clinic's part only, and
+      // leaves what is the person's across companies (names, details) as it is.
       await db().insertInto('role_assignments').values({ user_id: created.user.id, organization_id: orgs.ehpadSirets[0]!.id, role_id: roles.CABINET_COMPTABLE! }).execute();
-      const ok = await fullUpdate(PERSONAS.adminClinique, created.user.id, fullPayload({ email: created.user.email }));
+      const sameDetails = { firstName: 'Marc', lastName: "L'Hôte", email: created.user.email, jobTitle: 'Comptable', phoneNumber: '0612345678', street: '3 place Bellecour', postalCode: '69002', city: 'Lyon' };
+      expect((await fullUpdate(PERSONAS.adminClinique, created.user.id, fullPayload({ email: created.user.email }))).status).toBe(403);
+      const ok = await fullUpdate(PERSONAS.adminClinique, created.user.id, fullPayload(sameDetails));
       expect(ok.status).toBe(200);
       expect(ok.body.organizations.map((o: { code: string }) => o.code)).toEqual([siret(1).code]);
       const all = await db().selectFrom('role_assignments').select('organization_id').where('user_id', '=', created.user.id).execute();

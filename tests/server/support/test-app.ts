@@ -33,6 +33,8 @@ export interface TestAppOptions {
   wrapDatabase?: (handle: DatabaseHandle) => DatabaseHandle;
   /** More settings for readConfig, e.g. SMTP_URL. */
   env?: Record<string, string>;
+  /** Receives the server's log lines (JSON), at the LOG_LEVEL of `env` (silent by default). */
+  logStream?: { write(line: string): void };
 }
 
 /** The real server, in-process, on a fresh migrated and seeded database of the given backend. */
@@ -52,6 +54,7 @@ export async function startTestApp(backend: Backend, options: TestAppOptions = {
     tls: null,
     demoAccounts: DEMO_ACCOUNTS,
     ...(options.directory ? { directory: options.directory } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   await app.ready();
   const issuer = `${config.publicOrigin}/oidc`;

@@ -1,0 +1,32 @@
+// Text PostgreSQL cannot store: U+0000 in text or jsonb makes a statement fail. Refused in one place,
+// for every operation of the API, before the contract's validation, with the field named.
+import type { FastifyRequest } from 'fastify';
+import { ApiError, type FieldError } from './errors.ts';
+
+export const NUL_CHARACTER_MESSAGE = "Le caractère nul (U+0000) n'est pas autorisé";
+
+/** The fields (`where.a.0.b`) of a value holding U+0000 in a string or in a property name. */
+export function nulCharacterErrors(value: unknown, where: string): FieldError[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [{ field: where, message: NUL_CHARACTER_MESSAGE }] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => nulCharacterErrors(item, `${where}.${index}`));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) =>
+      key.includes('\u0000') ? [{ field: where, message: NUL_CHARACTER_MESSAGE }] : nulCharacterErrors(item, `${where}.${key}`),
+    );
+  }
+  return [];
+}
+
+/** 400 naming the field(s) when U+0000 appears anywhere in the parameters, query or body of an API request (preValidation hook). */
+export async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
+  if (!request.routeOptions.url?.startsWith('/api/')) return;
+  const errors = [
+    ...nulCharacterErrors(request.params, 'params'),
+    ...nulCharacterErrors(request.query, 'query'),
+    ...nulCharacterErrors(request.body, 'body'),
+  ];
+  if (errors.length) {
+    const message = errors.length === 1 ? errors[0]!.message : `Requête invalide : ${errors.map((e) => e.field).join(', ')}.`;
+    throw new ApiError(400, message, errors);
+  }
+}
