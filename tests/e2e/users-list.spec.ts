@@ -106,6 +106,8 @@ test("an employer administrator sees only the clinic's users and cannot change a
   await page.getByLabel('Filtrer par rôle :').selectOption({ label: 'Admin Adhérent' });
   const admins = page.getByRole('row').filter({ hasNot: page.getByText('admin.clinique@portail.test') }).filter({ has: page.getByRole('button', { name: /^Modifier/ }) });
   await expect(admins.first().getByRole('button', { name: /^Modifier/ })).toBeDisabled();
+  await admins.first().getByRole('button', { name: /^Actions pour/ }).click();
+  await expect(page.getByRole('menuitem', { name: 'Impossible de désactiver' })).toHaveAttribute('aria-disabled', 'true');
 });
 
 test('a read-only back-office user has no permanent delete, and a user without USER_LIST is sent home', async ({ page, browser }) => {
