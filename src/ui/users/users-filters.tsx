@@ -19,15 +19,16 @@ export interface UsersFiltersProps {
 const t = fr.usersList;
 const select = 'min-w-48 max-w-md rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm';
 
-function Select({ label, value, options, onChange, allLabel = t.all }: { label: string; value: string; options: Option[]; onChange: (v: string) => void; allLabel?: string }) {
+/** A filter; 'Tous' is offered when there is a choice (spec §2: the SIRET dropdown offers it when there are several). */
+function Select({ label, value, options, onChange, withAll = true }: { label: string; value: string; options: Option[]; onChange: (v: string) => void; withAll?: boolean }) {
   const id = useId();
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-slate-700">
         {label}
       </label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={select}>
-        <option value="">{allLabel}</option>
+      <select id={id} value={withAll ? value : value || options[0]?.value || ''} onChange={(e) => onChange(e.target.value)} className={select}>
+        {withAll && <option value="">{t.all}</option>}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -50,7 +51,7 @@ export function UsersFilters({ sirens, sirets, roles, search }: UsersFiltersProp
           <Select label={t.siren} value={sirens.value} options={sirens.options} onChange={sirens.onChange} />
         </div>
       )}
-      {sirets && <Select label={t.siret} value={sirets.value} options={sirets.options} onChange={sirets.onChange} />}
+      {sirets && <Select label={t.siret} value={sirets.value} options={sirets.options} onChange={sirets.onChange} withAll={sirets.options.length !== 1} />}
       <Select label={t.role} value={roles.value} options={roles.options} onChange={roles.onChange} />
       <div className="min-w-64 flex-1">
         <DebouncedSearchInput value={search.value} label={t.searchLabel} placeholder={t.search} delayMs={search.delayMs} onSearch={search.onSearch} />
