@@ -30,19 +30,10 @@ export async function loadActor(db: Kysely<Database>, subject: string): Promise<
     .executeTakeFirst();
   if (!user) return null;
   const isBackOffice = user.user_type === 'BACKOFFICE';
+  const who = { userId: user.id, email: user.email, isActive: user.is_active, userType: user.user_type, isBackOffice };
   if (isBackOffice) {
     const rows = await db.selectFrom('user_permissions').select('permission_code').where('user_id', '=', user.id).execute();
-    return {
-      userId: user.id,
-      email: user.email,
-      isActive: user.is_active,
-      userType: user.user_type,
-      isBackOffice,
-      permissions: new Set(rows.map((r) => r.permission_code)),
-      scope: null,
-      parentIds: null,
-      roleCodes: new Set(),
-    };
+    return { ...who, permissions: new Set(rows.map((r) => r.permission_code)), scope: null, parentIds: null, roleCodes: new Set() };
   }
   const assignments = await db
     .selectFrom('role_assignments as ra')
@@ -64,11 +55,7 @@ export async function loadActor(db: Kysely<Database>, subject: string): Promise<
   const scope = new Set([...held, ...related.filter((o) => o.parent_id !== null && inheriting.includes(o.parent_id)).map((o) => o.id)]);
   const parentIds = new Set(related.filter((o) => scope.has(o.id) && o.parent_id !== null).map((o) => o.parent_id as string));
   return {
-    userId: user.id,
-    email: user.email,
-    isActive: user.is_active,
-    userType: user.user_type,
-    isBackOffice,
+    ...who,
     permissions: new Set(assignments.flatMap((a) => (a.permission_code ? [a.permission_code] : []))),
     scope,
     parentIds,

@@ -1,5 +1,6 @@
 import { fr } from '../../i18n/fr';
-import { SortableHeader, type SortOrder } from '../sortable-header';
+import { DataTable } from '../data-table';
+import type { SortOrder } from '../sortable-header';
 import { InvitationStatusBadge, type InvitationStatus } from './status-badge';
 
 export interface InvitationRow {
@@ -28,31 +29,25 @@ const action = 'rounded-md px-2.5 py-1 text-sm font-medium disabled:cursor-not-a
 export function InvitationsTable({ rows, sort, order, formatDate, onSort, onApprove, onReject, onView }: InvitationsTableProps) {
   const t = fr.invitations;
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50 text-slate-700">
-          <tr>
-            <SortableHeader label={t.columns.id} active={sort === 'id'} order={order} onSort={() => onSort('id')} />
-            <SortableHeader label={t.columns.email} active={sort === 'email'} order={order} onSort={() => onSort('email')} />
-            <SortableHeader label={t.columns.createdAt} active={sort === 'createdAt'} order={order} onSort={() => onSort('createdAt')} />
-            <th scope="col" className="px-3 py-2 text-left font-semibold">
-              {t.columns.siren}
-            </th>
-            <th scope="col" className="px-3 py-2 text-left font-semibold">
-              {t.columns.status}
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              {t.columns.actions}
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
+    <DataTable
+      columns={[
+        { label: t.columns.id, sortKey: 'id' },
+        { label: t.columns.email, sortKey: 'email' },
+        { label: t.columns.createdAt, sortKey: 'createdAt' },
+        { label: t.columns.siren },
+        { label: t.columns.status },
+        { label: t.columns.actions, align: 'right' },
+      ]}
+      sort={sort}
+      order={order}
+      onSort={onSort}
+    >
           {rows.map((row) => {
             const decided = row.status !== 'PENDING';
             return (
               <tr key={row.id} className="hover:bg-slate-50">
                 <td className="px-3 py-2 font-mono">#{row.id}</td>
-                <td className="px-3 py-2 [overflow-wrap:anywhere]">{row.inviteeEmail}</td>
+                <td className="min-w-56 px-3 py-2 [overflow-wrap:anywhere]">{row.inviteeEmail}</td>
                 <td className="px-3 py-2 whitespace-nowrap">{formatDate(row.createdAt)}</td>
                 <td className="px-3 py-2 font-mono">{row.organizationCode}</td>
                 <td className="px-3 py-2">
@@ -74,8 +69,6 @@ export function InvitationsTable({ rows, sort, order, formatDate, onSort, onAppr
               </tr>
             );
           })}
-        </tbody>
-      </table>
-    </div>
+    </DataTable>
   );
 }

@@ -1,6 +1,7 @@
 import * as Tooltip from '@radix-ui/react-tooltip';
 import { fr } from '../../i18n/fr';
-import { SortableHeader, type SortOrder } from '../sortable-header';
+import { DataTable } from '../data-table';
+import type { SortOrder } from '../sortable-header';
 import { RolesCell, type RoleChip } from './roles-cell';
 import { RowActions, type RowPermissions } from './row-actions';
 
@@ -33,22 +34,18 @@ const t = fr.usersList;
 export function UsersTable({ rows, sort, order, onSort, ...actions }: UsersTableProps) {
   return (
     <Tooltip.Provider>
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="bg-slate-50 text-slate-700">
-            <tr>
-              <SortableHeader label={t.columns.name} active={sort === 'name'} order={order} onSort={() => onSort('name')} />
-              <SortableHeader label={t.columns.email} active={sort === 'email'} order={order} onSort={() => onSort('email')} />
-              <SortableHeader label={t.columns.lastLogin} active={sort === 'lastLogin'} order={order} onSort={() => onSort('lastLogin')} />
-              <th scope="col" className="px-3 py-2 text-left font-semibold">
-                {t.columns.roles}
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-semibold">
-                {t.columns.actions}
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
+      <DataTable
+        columns={[
+          { label: t.columns.name, sortKey: 'name' },
+          { label: t.columns.email, sortKey: 'email' },
+          { label: t.columns.lastLogin, sortKey: 'lastLogin' },
+          { label: t.columns.roles },
+          { label: t.columns.actions, align: 'right' },
+        ]}
+        sort={sort}
+        order={order}
+        onSort={onSort}
+      >
             {rows.map((row) => (
               <tr key={row.id} className={row.isActive ? 'hover:bg-slate-50' : 'bg-amber-50/40 hover:bg-amber-50'}>
                 <td className="px-3 py-2 font-medium text-slate-900">
@@ -83,9 +80,7 @@ export function UsersTable({ rows, sort, order, onSort, ...actions }: UsersTable
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </DataTable>
     </Tooltip.Provider>
   );
 }
