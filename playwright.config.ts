@@ -33,6 +33,7 @@ export default defineConfig({
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(PORT), DATA_DIR: '.data/e2e', LOG_LEVEL: 'warn' },
+    // E2E_DATA_DIR and WEB_ROOT let two runs (e.g. two work trees' builds) use their own data and SPA.
+    env: { PORT: String(PORT), DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', WEB_ROOT: process.env.WEB_ROOT ?? 'dist', LOG_LEVEL: 'warn' },
   },
 });
