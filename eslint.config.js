@@ -8,7 +8,7 @@ const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns 
 const layer = (name, message) => ({ group: [`**/${name}`, `**/${name}/**`, `../${name}/*`, `./${name}/*`], message });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/api/schema.gen.ts', 'test-results/**', 'playwright-report/**', '.data/**'] },
+  { ignores: ['dist/**', 'dist-*/**', 'node_modules/**', 'src/api/schema.gen.ts', 'test-results/**', 'playwright-report/**', '.data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -35,6 +35,17 @@ export default tseslint.config(
       layer('auth', 'A machine is pure: side effects are actors.'),
       layer('ui', 'Machines do not render.'),
       layer('routes', 'Nothing imports routes.'),
+      layer('workflows', 'The workflow charts read the machines, not the other way round.'),
+    ]),
+  },
+  // The charts and catalog of the machines: routes (the /workflows screen) and scripts (npm run charts) read them.
+  {
+    files: ['src/workflows/**'],
+    rules: restrict([
+      layer('api', 'workflows → machines, domain only.'),
+      layer('auth', 'workflows → machines, domain only.'),
+      layer('ui', 'workflows → machines, domain only.'),
+      layer('routes', 'Nothing imports routes.'),
     ]),
   },
   {
@@ -46,25 +57,26 @@ export default tseslint.config(
     rules: restrict([
       layer('api', 'UI is presentational: props in, events out.'),
       layer('machines', 'UI is presentational: props in, events out.'),
+      layer('workflows', 'UI is presentational: props in, events out.'),
       layer('auth', 'UI is presentational.'),
       layer('routes', 'Nothing imports routes.'),
     ]),
   },
   {
     files: ['src/api/**'],
-    rules: restrict([layer('machines', 'api → domain only.'), layer('ui', 'api → domain only.'), layer('auth', 'api → domain only.'), layer('routes', 'Nothing imports routes.')]),
+    rules: restrict([layer('machines', 'api → domain only.'), layer('workflows', 'api → domain only.'), layer('ui', 'api → domain only.'), layer('auth', 'api → domain only.'), layer('routes', 'Nothing imports routes.')]),
   },
   {
     files: ['src/domain/**'],
     rules: restrict([
-      ...['api', 'machines', 'ui', 'auth', 'routes', 'i18n'].map((n) => layer(n, 'domain is pure and imports nothing of the app.')),
+      ...['api', 'machines', 'workflows', 'ui', 'auth', 'routes', 'i18n'].map((n) => layer(n, 'domain is pure and imports nothing of the app.')),
       { group: ['react', 'react-dom', 'xstate', '@xstate/*', '@tanstack/*', '@azure/*'], message: 'domain is pure.' },
     ]),
   },
   {
     files: ['server/**'],
     rules: restrict([
-      ...['api', 'machines', 'ui', 'auth', 'routes', 'i18n'].map((n) => ({ group: [`**/src/${n}`, `**/src/${n}/**`], message: 'server → src/domain only.' })),
+      ...['api', 'machines', 'workflows', 'ui', 'auth', 'routes', 'i18n'].map((n) => ({ group: [`**/src/${n}`, `**/src/${n}/**`], message: 'server → src/domain only.' })),
     ]),
   },
 );

@@ -47,6 +47,8 @@ export interface ServerConfig {
   graph: GraphConfig | null;
   memberAreaUrl: string;
   publicSiteUrl: string;
+  /** Customer relations, in the help box of the administrator-request screens: opening hours (Monday to Friday), phone line, mailbox. */
+  support: { hours: string; phone: string; email: string };
   cookieDomain: string | null;
   /** Folder of the built SPA. */
   webRoot: string;
@@ -174,6 +176,11 @@ export function readConfig(env: Env = process.env): ServerConfig {
     graph: readGraph(env, auth.kind),
     memberAreaUrl: optional(env, 'MEMBER_AREA_URL') ?? (production ? required(env, 'MEMBER_AREA_URL') : 'https://adherent.example.org/'),
     publicSiteUrl: optional(env, 'PUBLIC_SITE_URL') ?? `${publicOrigin}/`,
+    support: {
+      hours: optional(env, 'SUPPORT_HOURS') ?? (production ? required(env, 'SUPPORT_HOURS') : 'de 9 h à 12 h 30 et de 13 h 30 à 17 h 30'),
+      phone: optional(env, 'SUPPORT_PHONE') ?? (production ? required(env, 'SUPPORT_PHONE') : '01 99 00 12 34'),
+      email: optional(env, 'SUPPORT_EMAIL') ?? (production ? required(env, 'SUPPORT_EMAIL') : 'relation.adherents@example.org'),
+    },
     cookieDomain: optional(env, 'COOKIE_DOMAIN'),
     webRoot: path.resolve(optional(env, 'WEB_ROOT') ?? 'dist'),
     logLevel: optional(env, 'LOG_LEVEL') ?? (production ? 'info' : 'warn'),

@@ -17,6 +17,7 @@ export function runtimeConfigFor(config: ServerConfig) {
     },
     memberAreaUrl: config.memberAreaUrl,
     publicSiteUrl: config.publicSiteUrl,
+    support: config.support,
     cookieDomain: config.cookieDomain,
   };
 }

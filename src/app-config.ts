@@ -10,6 +10,9 @@ const REQUIRED = {
   clientId: 'AUTH_CLIENT_ID',
   authority: 'B2C_SIGN_IN_POLICY',
   memberAreaUrl: 'MEMBER_AREA_URL',
+  supportHours: 'SUPPORT_HOURS',
+  supportPhone: 'SUPPORT_PHONE',
+  supportEmail: 'SUPPORT_EMAIL',
 } as const;
 
 const schema = z.object({
@@ -23,18 +26,23 @@ const schema = z.object({
   }),
   memberAreaUrl: z.string(),
   publicSiteUrl: z.string(),
+  /** Customer relations (help box of /admin-actions): hours from Monday to Friday, phone line, mailbox. */
+  support: z.object({ hours: z.string(), phone: z.string(), email: z.string() }),
   cookieDomain: z.string().nullable(),
 });
 
 export type AppConfig = z.infer<typeof schema>;
 
 export function parseAppConfig(raw: unknown): AppConfig {
-  const input = (raw ?? {}) as Record<string, unknown> & { auth?: Record<string, unknown> };
+  const input = (raw ?? {}) as Record<string, unknown> & { auth?: Record<string, unknown>; support?: Record<string, unknown> };
   const values: Record<keyof typeof REQUIRED, unknown> = {
     apiBase: input.apiBase,
     clientId: input.auth?.clientId,
     authority: input.auth?.authority,
     memberAreaUrl: input.memberAreaUrl,
+    supportHours: input.support?.hours,
+    supportPhone: input.support?.phone,
+    supportEmail: input.support?.email,
   };
   for (const [key, envName] of Object.entries(REQUIRED) as [keyof typeof REQUIRED, string][]) {
     if (typeof values[key] !== 'string' || (values[key] as string).trim() === '') {

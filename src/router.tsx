@@ -12,13 +12,16 @@ import { adminDetailRoute } from './routes/admin-detail';
 import { usersRoute } from './routes/users';
 import { userProfileRoute } from './routes/user-profile';
 import { userEditRoute } from './routes/user-edit';
+import { userCreateRoute } from './routes/user-create';
+import { adminActionsRoute } from './routes/admin-actions';
+import { assignExistingRoute } from './routes/assign-existing';
 
 export const routeTree = rootRoute.addChildren([
   landingRoute,
   signInRoute,
   redirectLoginRoute,
   signOutRoute,
-  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute]),
+  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute]),
 ]);
 
 export function createAppRouter(context: RouterContext) {

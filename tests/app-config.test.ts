@@ -13,6 +13,7 @@ function fullConfig() {
     },
     memberAreaUrl: 'https://adherent.example.fr/',
     publicSiteUrl: 'https://www.example.fr/',
+    support: { hours: 'de 8 h 30 à 18 h', phone: '01 99 00 00 42', email: 'relation.adherents@example.fr' },
     cookieDomain: '.example.fr',
   };
 }
@@ -34,6 +35,9 @@ describe('parseAppConfig', () => {
     { name: 'AUTH_CLIENT_ID', drop: (c) => delete (c.auth as Partial<Config['auth']>).clientId },
     { name: 'B2C_SIGN_IN_POLICY', drop: (c) => delete (c.auth as Partial<Config['auth']>).authority },
     { name: 'MEMBER_AREA_URL', drop: (c) => delete (c as Partial<Config>).memberAreaUrl },
+    { name: 'SUPPORT_HOURS', drop: (c) => delete (c.support as Partial<Config['support']>).hours },
+    { name: 'SUPPORT_PHONE', drop: (c) => delete (c.support as Partial<Config['support']>).phone },
+    { name: 'SUPPORT_EMAIL', drop: (c) => delete (c.support as Partial<Config['support']>).email },
   ];
 
   it.each(missing)('throws exactly "Missing required environment variable: $name" when its value is absent', ({ name, drop }) => {
@@ -47,10 +51,16 @@ describe('parseAppConfig', () => {
     { name: 'AUTH_CLIENT_ID', set: (c: Config) => void (c.auth.clientId = '') },
     { name: 'B2C_SIGN_IN_POLICY', set: (c: Config) => void (c.auth.authority = ' ') },
     { name: 'MEMBER_AREA_URL', set: (c: Config) => void (c.memberAreaUrl = '') },
+    { name: 'SUPPORT_PHONE', set: (c: Config) => void (c.support.phone = ' ') },
   ])('throws "Missing required environment variable: $name" when its value is blank', ({ name, set }) => {
     const raw = fullConfig();
     set(raw);
     expect(() => parseAppConfig(raw)).toThrowError(new Error(`Missing required environment variable: ${name}`));
+  });
+
+  it('names SUPPORT_HOURS first when the whole support block is absent', () => {
+    const { support: _support, ...raw } = fullConfig();
+    expect(() => parseAppConfig(raw)).toThrowError(new Error('Missing required environment variable: SUPPORT_HOURS'));
   });
 
   it('names the first missing value when the whole auth block is absent', () => {

@@ -192,6 +192,7 @@ export interface ListUsersQuery {
   organizationId?: string;
   roleCode?: string;
   includeInactive?: boolean;
+  excludeSelf?: boolean;
   sort?: UserSort;
   order?: 'asc' | 'desc';
 }

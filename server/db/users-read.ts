@@ -1,5 +1,5 @@
 // Reading users: the list (a bounded number of statements whatever the page size), one user, their assignments.
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type ExpressionWrapper, type Kysely, type SqlBool } from 'kysely';
 import { pageOffset } from '../http/pages.ts';
 import type { Actor } from '../policy/actor.ts';
 import { requireUserVisible, userScope, type UserScope } from '../policy/users.ts';
@@ -141,10 +141,17 @@ export interface UserListQuery {
   order: 'asc' | 'desc';
   /** Organization users: only users holding a role within this reach. Null: everyone. */
   scope: UserScope | null;
+  /** Leaves this user out (the caller, for excludeSelf): in the count as in the page. */
+  excludeUserId?: string;
+  /** Organizations whose pending requests count for hasPendingInvitation (policy pendingRequestReach). Null: all. */
+  pendingReach: ReadonlySet<string> | null;
 }
 
+/** A listed user, and whether a request for them is pending where the caller may see it (see pendingInvitationFor). */
+export type ListedUserRow = UserRow & { has_pending_invitation: boolean };
+
 export interface UserListPage {
-  rows: UserRow[];
+  rows: ListedUserRow[];
   assignments: AssignmentRecord[];
   total: number;
 }
@@ -156,6 +163,7 @@ type UsersEb = ExpressionBuilder<Database, 'users'>;
 function userFilter(eb: UsersEb, query: UserListQuery): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [];
   if (!query.includeInactive) conditions.push(eb('users.is_active', '=', true));
+  if (query.excludeUserId) conditions.push(eb('users.id', '<>', query.excludeUserId));
   const search = query.search?.trim();
   if (search) {
     // The trigram-indexed expressions of migration 0001.
@@ -204,7 +212,25 @@ function userFilter(eb: UsersEb, query: UserListQuery): Expression<SqlBool> {
   return eb.and(conditions);
 }
 
-/** One page of users: three statements (count, page, the page's assignments) whatever the page size. */
+/**
+ * Whether a PENDING invitation exists for the user's email (case-insensitive), on any organization (`reach`
+ * null) or on one of `reach`. Served by the partial unique index invitations_one_pending_key
+ * (lower(invitee_email), … WHERE status = 'PENDING').
+ */
+export function pendingInvitationFor(eb: UsersEb, reach: ReadonlySet<string> | null): ExpressionWrapper<Database, 'users', boolean> {
+  return eb.exists(
+    eb
+      .selectFrom('invitations as inv')
+      .select(sql.lit(1).as('one'))
+      .where(sql<SqlBool>`lower(inv.invitee_email) = lower(users.email)`)
+      .where('inv.status', '=', 'PENDING')
+      .$if(reach !== null, (q) => (reach!.size ? q.where('inv.organization_id', 'in', [...reach!]) : q.where(sql<SqlBool>`false`))),
+  )
+    // PostgreSQL answers exists() as a boolean.
+    .$castTo<boolean>();
+}
+
+/** One page of users: three statements (count, page with each user's pending flag, the page's assignments) whatever the page size. */
 export async function listUsersPage(db: Kysely<Database>, query: UserListQuery): Promise<UserListPage> {
   const counted = await db
     .selectFrom('users')
@@ -216,7 +242,11 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery):
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
 
   const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
-  let page = db.selectFrom('users').selectAll().where((eb) => userFilter(eb, query));
+  let page = db
+    .selectFrom('users')
+    .selectAll()
+    .select((eb) => pendingInvitationFor(eb, query.pendingReach).as('has_pending_invitation'))
+    .where((eb) => userFilter(eb, query));
   if (query.sort === 'email') page = page.orderBy(sql`lower(users.email) ${direction}`);
   else if (query.sort === 'lastLogin') page = page.orderBy(sql`users.last_login_at ${direction} nulls last`);
   else page = page.orderBy(sql`lower(users.last_name || users.first_name) ${direction}`);

@@ -8,6 +8,7 @@ import { verifyPassword } from '../db/passwords.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import { logoutPage, messagePage, signInPage, type DemoAccountLine } from './pages.ts';
 import { registerAccountSetupRoutes } from './account-setup.ts';
+import { registerDevMailboxRoutes } from './dev-mailbox.ts';
 
 export interface LocalProviderOptions {
   issuer: string;
@@ -149,11 +150,11 @@ export async function mountLocalProvider(
 ): Promise<void> {
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-  // Everything under /oidc but the interaction, asset and account set-up pages is the provider's (Koa) business:
+  // Everything under /oidc but the interaction, asset, account set-up and mailbox pages is the provider's (Koa) business:
   // hand the raw request over before Fastify parses a body.
   app.addHook('onRequest', async (request, reply) => {
     const url = request.raw.url ?? '';
-    if (!url.startsWith('/oidc/') || url.startsWith('/oidc/interaction/') || url.startsWith('/oidc/assets/') || url.startsWith('/oidc/account/')) return;
+    if (!url.startsWith('/oidc/') || ['/oidc/interaction/', '/oidc/assets/', '/oidc/account/', '/oidc/dev/'].some((own) => url.startsWith(own))) return;
     reply.hijack();
     for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
     reply.raw.setHeader('x-request-id', request.id);
@@ -170,6 +171,7 @@ export async function mountLocalProvider(
     });
 
     registerAccountSetupRoutes(scope, { db, secret: accountSetupSecret });
+    registerDevMailboxRoutes(scope, { db });
 
     scope.get('/oidc/assets/auto-submit.js', async (_request, reply) => {
       reply.type('text/javascript').header('cache-control', 'no-cache');

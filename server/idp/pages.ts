@@ -67,6 +67,7 @@ ${error}
 <button type="submit">Se connecter</button>
 </form>
 ${demo}
+<p class="demo">Compte créé par le portail ? Son lien pour choisir un mot de passe est dans la <a href="/oidc/dev/mailbox">boîte d'envoi locale</a>.</p>
 </div>`,
   );
 }
@@ -105,5 +106,31 @@ ${error}
 <button type="submit">Enregistrer le mot de passe</button>
 </form>
 </div>`,
+  );
+}
+
+const URL_IN_TEXT = /https?:\/\/[^\s<>"']+/g;
+const PARIS_TIME = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Paris' });
+
+/** The local mailbox (server/idp/dev-mailbox.ts): each e-mail's text, its links clickable. */
+export function mailboxPage(input: { to: string; mails: readonly { id: number; createdAt: Date; recipient: string; subject: string; body: string; status: string }[] }): string {
+  const linked = (text: string) => escapeHtml(text).replace(URL_IN_TEXT, (url) => `<a href="${url}">${url}</a>`);
+  const items = input.mails
+    .map(
+      (m) => `<article class="card mail" aria-labelledby="mail-${m.id}">
+<h2 id="mail-${m.id}">${escapeHtml(m.subject)}</h2>
+<p class="meta">À ${escapeHtml(m.recipient)} · ${escapeHtml(PARIS_TIME.format(m.createdAt))}</p>
+<pre>${linked(m.body)}</pre>
+</article>`,
+    )
+    .join('\n');
+  const empty = `<p class="card">${input.to ? `Aucun e-mail pour ${escapeHtml(input.to)}.` : 'Aucun e-mail.'}</p>`;
+  return layout(
+    "Boîte d'envoi locale",
+    `<h1>Boîte d'envoi locale</h1>
+<p class="lead">Les e-mails que le portail a préparés (les 50 derniers), consultables ici avec la connexion locale de développement.</p>
+<form method="get" class="search"><label for="to">Destinataire</label><input id="to" name="to" type="email" value="${escapeHtml(input.to)}"><button type="submit">Filtrer</button></form>
+${items || empty}`,
+    '<style>main{max-width:48rem}.mail{margin-top:1rem}.mail h2{font-size:1.125rem;margin:0}.meta{color:#475569;margin:.25rem 0 .75rem}pre{white-space:pre-wrap;font-family:inherit;margin:0}.search{margin-bottom:1rem}</style>',
   );
 }

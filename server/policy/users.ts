@@ -43,6 +43,15 @@ export function userScope(actor: Actor): UserScope | null {
   return { organizationIds: actor.scope, parentIds: actor.parentIds ?? new Set() };
 }
 
+/**
+ * The organizations whose pending requests the actor may learn of in a users list (hasPendingInvitation):
+ * every one for the back office (null); else those of their scope, where they may make a request
+ * themselves (not the parent SIRENs they only see).
+ */
+export function pendingRequestReach(scope: UserScope | null): ReadonlySet<string> | null {
+  return scope === null ? null : scope.organizationIds;
+}
+
 export function requireCanListUsers(actor: Actor): void {
   requirePermission(actor, 'USER_LIST');
 }

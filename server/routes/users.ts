@@ -14,7 +14,7 @@ import { actorOf } from '../http/actor-hook.ts';
 import { notFound, unauthorized } from '../http/errors.ts';
 import { pageAnswer } from '../http/pages.ts';
 import type { Actor } from '../policy/actor.ts';
-import { canFilterByOrganization, requireCanChangeUsers, requireCanCreateUsers, requireCanHardDeleteUsers, requireCanListUsers, requireCanReadUser, userScope, visibleAssignments } from '../policy/users.ts';
+import { canFilterByOrganization, pendingRequestReach, requireCanChangeUsers, requireCanCreateUsers, requireCanHardDeleteUsers, requireCanListUsers, requireCanReadUser, userScope, visibleAssignments } from '../policy/users.ts';
 
 type Req<T extends { Body?: unknown; Querystring?: unknown; Headers?: unknown } = object> = FastifyRequest<{ Params: { id: string } } & T>;
 
@@ -112,8 +112,13 @@ export function usersHandlers({ db, directory }: HandlerDeps) {
         sort: q.sort ?? 'name',
         order: q.order ?? 'asc',
         scope,
+        pendingReach: pendingRequestReach(scope),
+        ...(q.excludeSelf ? { excludeUserId: actor.userId } : {}),
       });
-      const items = rows.map((user) => listed(actor, { scope, user, assignments: assignments.filter((a) => a.userId === user.id) }));
+      const items = rows.map((user) => ({
+        ...listed(actor, { scope, user, assignments: assignments.filter((a) => a.userId === user.id) }),
+        hasPendingInvitation: user.has_pending_invitation,
+      }));
       return pageAnswer(items, total, page);
     },
 

@@ -41,3 +41,10 @@ export function approveInvitation(api: ApiClient, id: number): Promise<Invitatio
 export function rejectInvitation(api: ApiClient, id: number, rejectionReason: string): Promise<Invitation> {
   return unwrap(api.POST('/api/v2/invitations/{id}/reject', { params: { path: { id } }, body: { rejectionReason } }), 'Failed to reject invitation');
 }
+
+export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
+
+/** POST /api/v2/invitations?organizationId={id}: an administrator request or a role assignment, pending. */
+export function createInvitation(api: ApiClient, organizationId: string, body: CreateInvitationRequest): Promise<Invitation> {
+  return unwrap(api.POST('/api/v2/invitations', { params: { query: { organizationId } }, body }), 'Failed to create invitation');
+}

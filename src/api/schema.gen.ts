@@ -46,8 +46,12 @@ export interface paths {
          *     or one out of the caller's reach, answers 404. `roleCode` keeps users holding that role (ORG_ADMIN
          *     reads ADMIN_ADHERENT); with `organizationId` both hold on the same assignment. `search` is a
          *     case-insensitive substring of 'first name last name' or of the email. Inactive users only with
-         *     `includeInactive=true`. Sorted by `sort` (default name: last name then first name), ties broken by
+         *     `includeInactive=true`. `excludeSelf=true` leaves the caller out (the assign-existing screen), from
+         *     the total as from the pages. Sorted by `sort` (default name: last name then first name), ties broken by
          *     id in the same `order`; a null last login comes last either way. `total` is exact.
+         *     Each item tells `hasPendingInvitation`: a PENDING invitation exists for the user's email
+         *     (case-insensitive), on any organization for a back-office caller, else on an organization of the
+         *     caller's scope (the organizations they manage; not the parent SIREN of an establishment they hold).
          *
          */
         get: operations["listUsers"];
@@ -730,8 +734,15 @@ export interface components {
             userType: components["schemas"]["UserType"];
             version: number;
         };
+        /** @description A user as listed by listUsers, with whether an administrator or role request is pending for them */
+        UserListItem: components["schemas"]["User"] & {
+            /** @description A PENDING invitation exists for this user's email (case-insensitive): on any organization for a
+             *     back-office caller, else on an organization of the caller's scope
+             *      */
+            hasPendingInvitation: boolean;
+        };
         UserList: {
-            items: components["schemas"]["User"][];
+            items: components["schemas"]["UserListItem"][];
             total: number;
             /** @description Same as total */
             totalCount: number;
@@ -1175,6 +1186,8 @@ export interface operations {
                 organizationId?: string;
                 roleCode?: components["schemas"]["RoleCode"];
                 includeInactive?: boolean;
+                /** @description Leaves the signed-in user out of the list and of its total */
+                excludeSelf?: boolean;
                 sort?: "name" | "email" | "lastLogin";
                 order?: "asc" | "desc";
             };

@@ -16,6 +16,8 @@ export function fetchCurrentUser(api: ApiClient): Promise<CurrentUser> {
 
 export type User = components['schemas']['User'];
 export type UserList = components['schemas']['UserList'];
+/** A user as listUsers answers them: a User and whether a request is pending for them. */
+export type UserListItem = components['schemas']['UserListItem'];
 export type UserListQuery = NonNullable<operations['listUsers']['parameters']['query']>;
 
 export const usersListKeys = {
@@ -45,4 +47,11 @@ export function reactivateUser(api: ApiClient, id: string): Promise<User> {
 /** DELETE /api/v2/users/{id}?hardDelete=true */
 export function deleteUserPermanently(api: ApiClient, id: string): Promise<void> {
   return unwrap(api.DELETE('/api/v2/users/{id}', { params: { path: { id }, query: { hardDelete: true } } }), 'Failed to update user');
+}
+
+export type CreateUserCompleteRequest = components['schemas']['CreateUserCompleteRequest'];
+
+/** POST /api/v2/users/complete: a user with their organizations and roles, in one call. */
+export function createUserComplete(api: ApiClient, body: CreateUserCompleteRequest): Promise<components['schemas']['UserDetail']> {
+  return unwrap(api.POST('/api/v2/users/complete', { body }), 'Failed to create user');
 }

@@ -151,7 +151,7 @@ export function formFromAssignments(details: EditDetails, assignments: readonly 
 }
 
 /** Spec §4: a SIREN marked 'select all' takes all its SIRETs once they are loaded (nothing else changes). */
-export function expandSelectAll(form: EditForm, sirenId: string, loaded: readonly ChosenSiret[]): EditForm {
+export function expandSelectAll<F extends Pick<EditForm, 'sirens' | 'sirets'>>(form: F, sirenId: string, loaded: readonly ChosenSiret[]): F {
   const siren = form.sirens.find((s) => s.id === sirenId);
   if (!siren?.selectAll) return form;
   const all = loaded.filter((s) => s.sirenId === sirenId);

@@ -6,6 +6,9 @@ import { guardSession } from '../machines/session/session.selectors';
 import { useSession } from '../session';
 import { Spinner } from '../ui/spinner';
 
+/** The screens that create users or request administrators: the API refuses them without USER_CREATE. */
+export const USER_CREATE_REQUIRED: GuardRequirement = { permissions: ['USER_CREATE'] };
+
 const sameSession = (a: ReturnType<typeof guardSession>, b: ReturnType<typeof guardSession>) => a.status === b.status && a.user === b.user;
 
 /**

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { createLazyRoute, useRouter } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { createLazyRoute, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Guarded } from './guarded';
 import { ActivationFlow, type ActivationRequest } from './users-activation';
@@ -46,6 +46,11 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const toast = useToast();
+  // A message passed on by the screen that sent the person here (the creation wizard, the administrator requests).
+  const passedToast = useRouterState({ select: (s) => s.location.state.toast });
+  useEffect(() => {
+    if (passedToast) toast({ ...passedToast, durationMs: TOAST_MS });
+  }, [passedToast, toast]);
   const [sirenSearch, setSirenSearch] = useState('');
   const [request, setRequest] = useState<ActivationRequest | null>(null);
   const backOffice = isBackOffice(actor);

@@ -8,6 +8,9 @@ const production = {
   PUBLIC_ORIGIN: 'https://habilitations.example.fr',
   TLS: 'off',
   MEMBER_AREA_URL: 'https://adherent.example.fr/',
+  SUPPORT_HOURS: 'de 8 h 30 à 18 h',
+  SUPPORT_PHONE: '01 99 00 00 42',
+  SUPPORT_EMAIL: 'relation.adherents@example.fr',
   DATABASE_URL: 'postgres://portail@db/portail',
 };
 
@@ -49,6 +52,7 @@ describe('readConfig in development', () => {
     expect(config.publicSiteUrl).toBe('https://localhost:8443/');
     expect(config.cookieDomain).toBeNull();
     expect(config.memberAreaUrl).toBe('https://adherent.example.org/');
+    expect(config.support).toEqual({ hours: 'de 9 h à 12 h 30 et de 13 h 30 à 17 h 30', phone: '01 99 00 12 34', email: 'relation.adherents@example.org' });
     expect(config.auth).toEqual({
       kind: 'local',
       clientId: LOCAL_CLIENT_ID,
@@ -106,7 +110,16 @@ describe('readConfig in production', () => {
     expect(() => readConfig(production)).toThrowError(new Error('Missing required environment variable: IDENTITY_PROVIDER'));
   });
 
-  it.each(['PUBLIC_ORIGIN', 'MEMBER_AREA_URL'])('throws "Missing required environment variable: %s" without it', (name) => {
+  it('keeps the customer-relations settings when given', () => {
+    expect(readConfig(b2c).support).toEqual({ hours: 'de 8 h 30 à 18 h', phone: '01 99 00 00 42', email: 'relation.adherents@example.fr' });
+    expect(readConfig({ SUPPORT_HOURS: ' de 9 h à 17 h ', SUPPORT_PHONE: '04 99 00 00 01', SUPPORT_EMAIL: 'aide@example.fr' }).support).toEqual({
+      hours: 'de 9 h à 17 h',
+      phone: '04 99 00 00 01',
+      email: 'aide@example.fr',
+    });
+  });
+
+  it.each(['PUBLIC_ORIGIN', 'MEMBER_AREA_URL', 'SUPPORT_HOURS', 'SUPPORT_PHONE', 'SUPPORT_EMAIL'])('throws "Missing required environment variable: %s" without it', (name) => {
     const env: Record<string, string | undefined> = { ...b2c };
     delete env[name];
     expect(() => readConfig(env)).toThrowError(new Error(`Missing required environment variable: ${name}`));
@@ -150,7 +163,7 @@ describe('readConfig in production', () => {
   );
 
   it('builds Entra External ID from its tenant subdomain: one authority, no reset policy, AAD mode', () => {
-    const env = { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://portail.example.fr', MEMBER_AREA_URL: 'https://adherent.example.fr', TLS: 'off', IDENTITY_PROVIDER: 'entra', ENTRA_TENANT_SUBDOMAIN: 'opcosante', AUTH_CLIENT_ID: 'client-789', ...graph };
+    const env = { ...production, PUBLIC_ORIGIN: 'https://portail.example.fr', MEMBER_AREA_URL: 'https://adherent.example.fr', IDENTITY_PROVIDER: 'entra', ENTRA_TENANT_SUBDOMAIN: 'opcosante', AUTH_CLIENT_ID: 'client-789', ...graph };
     expect(readConfig(env).auth).toEqual({
       kind: 'entra',
       clientId: 'client-789',

@@ -8,6 +8,9 @@ const production = {
   PUBLIC_ORIGIN: 'https://habilitations.example.fr',
   TLS: 'off',
   MEMBER_AREA_URL: 'https://adherent.example.fr/',
+  SUPPORT_HOURS: 'de 8 h 30 à 18 h',
+  SUPPORT_PHONE: '01 99 00 00 42',
+  SUPPORT_EMAIL: 'relation.adherents@example.fr',
 };
 const graph = {
   GRAPH_TENANT_ID: '6f1c2b1e-0000-4000-8000-00000000c0de',

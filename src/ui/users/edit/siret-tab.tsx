@@ -18,6 +18,8 @@ export interface SiretTabProps {
   searches: Record<string, string | undefined>;
   searchDebounceMs: number;
   disabled: boolean;
+  /** Why a locked SIREN's SIRETs cannot be changed (default: the edit page's reason). */
+  lockedText?: string;
   onSearch: (sirenId: string, text: string) => void;
   onToggle: (siret: ChosenSiret) => void;
   onSelectAll: (sirenId: string) => void;
@@ -26,7 +28,7 @@ export interface SiretTabProps {
 
 type GroupProps = Omit<SiretTabProps, 'sirens' | 'lists' | 'searches'> & { siren: ChosenSiren; list: SiretList | undefined; search: string };
 
-function SiretGroup({ siren, list, search, selected, searchDebounceMs, disabled, onSearch, onToggle, onSelectAll, onClear }: GroupProps) {
+function SiretGroup({ siren, list, search, selected, searchDebounceMs, disabled, lockedText, onSearch, onToggle, onSelectAll, onClear }: GroupProps) {
   const mine = selected.filter((s) => s.sirenId === siren.id);
   const allChosen = siren.selectAll || (!search && !!list && list.total > 0 && mine.length >= list.total);
   const label = sirenLabel(siren);
@@ -54,7 +56,7 @@ function SiretGroup({ siren, list, search, selected, searchDebounceMs, disabled,
         </div>
       </header>
       <div className="space-y-3 p-4">
-        {siren.locked && <p className="rounded-lg bg-purple-50 p-3 text-sm text-purple-900">{t.locked}</p>}
+        {siren.locked && <p className="rounded-lg bg-purple-50 p-3 text-sm text-purple-900">{lockedText ?? t.locked}</p>}
         {mine.length === 0 && !siren.selectAll && (
           <p role="status" className="text-sm font-medium text-amber-800">
             {t.missing}
