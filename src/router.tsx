@@ -15,13 +15,15 @@ import { userEditRoute } from './routes/user-edit';
 import { userCreateRoute } from './routes/user-create';
 import { adminActionsRoute } from './routes/admin-actions';
 import { assignExistingRoute } from './routes/assign-existing';
+import { workflowsRoute } from './routes/workflows';
+import { testV2ApiRoute } from './routes/test-v2-api';
 
 export const routeTree = rootRoute.addChildren([
   landingRoute,
   signInRoute,
   redirectLoginRoute,
   signOutRoute,
-  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute]),
+  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute, workflowsRoute, testV2ApiRoute]),
 ]);
 
 export function createAppRouter(context: RouterContext) {

@@ -1,6 +1,7 @@
+import type { ReactNode } from 'react';
 import { fr } from '../i18n/fr';
 
-export function DashboardPage({ memberAreaUrl }: { memberAreaUrl: string }) {
+export function DashboardPage({ memberAreaUrl, shortcuts = null }: { memberAreaUrl: string; shortcuts?: ReactNode }) {
   return (
     <div className="max-w-4xl space-y-6">
       <h1 className="text-2xl font-bold text-slate-900">{fr.dashboard.title}</h1>
@@ -18,6 +19,14 @@ export function DashboardPage({ memberAreaUrl }: { memberAreaUrl: string }) {
           <span className="sr-only"> (nouvelle fenêtre)</span>
         </a>
       </section>
+      {shortcuts && (
+        <section aria-labelledby="dashboard-shortcuts" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+          <h2 id="dashboard-shortcuts" className="mb-2 text-lg font-semibold text-brand-800">
+            {fr.dashboard.shortcuts}
+          </h2>
+          {shortcuts}
+        </section>
+      )}
     </div>
   );
 }

@@ -1,44 +1,4 @@
-import { fromPromise, type SnapshotFrom } from 'xstate';
-import { userActivationMachine, type ActivationAction, type ActivationTarget } from '../../src/machines/user-activation/user-activation.machine';
-import { describeMachineModel, doneEvent, errorEvent, type ModelEvent } from '../model/harness';
+import { describeMachineModel } from '../model/harness';
+import { model } from './user-activation.model';
 
-const modelMachine = userActivationMachine.provide({
-  actors: { perform: fromPromise<void, { target: ActivationTarget; action: ActivationAction }>(() => new Promise(() => {})) },
-});
-
-const active: ActivationTarget = { id: 'u1', name: 'Jeanne Martin', isActive: true };
-const inactive: ActivationTarget = { ...active, isActive: false };
-const all = { deactivate: true, reactivate: true, delete: true };
-const none = { deactivate: false, reactivate: false, delete: false };
-
-const events: ModelEvent<typeof modelMachine>[] = [
-  { type: 'user.deactivate', target: active, allowed: all },
-  { type: 'user.deactivate', target: inactive, allowed: all },
-  { type: 'user.deactivate', target: active, allowed: none },
-  { type: 'user.reactivate', target: inactive, allowed: all },
-  { type: 'user.reactivate', target: active, allowed: all },
-  { type: 'user.delete', target: active, allowed: all },
-  { type: 'user.delete', target: active, allowed: none },
-  { type: 'activation.confirm' },
-  { type: 'activation.cancel' },
-  { type: 'activation.dismiss' },
-  doneEvent('perform'),
-  errorEvent('perform', { status: 500, message: 'Erreur interne du serveur.' }),
-];
-
-describeMachineModel('user activation machine (model)', {
-  machine: modelMachine,
-  events,
-  serializeState: (s: SnapshotFrom<typeof modelMachine>) => JSON.stringify([s.value, s.context.action, s.context.target?.isActive ?? null, s.context.failure?.status ?? null]),
-  describeEvent: (e) => ('target' in e ? `${e.type}(${e.target.isActive ? 'active' : 'inactive'}, ${e.allowed.deactivate ? 'allowed' : 'refused'})` : e.type),
-  invariant: (s) => {
-    const { action, target, allowed } = s.context;
-    if (s.matches('idle')) return;
-    if (!action || !target) throw new Error('an action in progress without its target');
-    // §4: refused actions never reach a confirmation; deactivate only an active user, reactivate only an inactive one.
-    if (!allowed[action]) throw new Error(`${action} went on although refused`);
-    if (action === 'deactivate' && !target.isActive) throw new Error('deactivating an inactive user');
-    if (action === 'reactivate' && target.isActive) throw new Error('reactivating an active user');
-    if (s.matches('failed') && !s.context.failure) throw new Error('failed without a failure');
-  },
-});
+describeMachineModel('user activation machine (model)', model);

@@ -43,7 +43,9 @@ export type SessionEvent =
   | { type: 'session.signIn' }
   | { type: 'session.completeLogin' }
   | { type: 'session.signOut' }
-  | { type: 'session.storageChanged' };
+  | { type: 'session.storageChanged' }
+  /** Load the profile again with the same token (the developer API test page's refresh-user button). */
+  | { type: 'session.reloadProfile' };
 
 const asFailure = (error: unknown): ProfileLoadFailure =>
   error && typeof error === 'object' && 'kind' in error ? (error as ProfileLoadFailure) : { kind: 'rejected', status: 0 };
@@ -191,6 +193,7 @@ export const sessionMachine = setup({
       after: { [SESSION_DELAYS.poll]: 'polling' },
       on: {
         'session.storageChanged': 'polling',
+        'session.reloadProfile': 'loadingProfile',
         'session.signOut': 'signingOut',
       },
     },

@@ -1,0 +1,31 @@
+import { createLazyRoute } from '@tanstack/react-router';
+import { Guarded } from './guarded';
+import { downloadSvg, useMermaidCharts } from './use-mermaid-charts';
+import { useDocumentTitle } from './use-document-title';
+import { describeWorkflows } from '../workflows/workflow-views';
+import { WorkflowsPage } from '../ui/workflows/workflows-page';
+import { fr } from '../i18n/fr';
+
+// Drawn from the machines this build contains: the charts always match the code.
+const WORKFLOWS = describeWorkflows();
+const CHARTS = WORKFLOWS.map((workflow) => ({ id: workflow.id, text: workflow.chart }));
+
+function Workflows() {
+  useDocumentTitle(fr.workflows.title);
+  const charts = useMermaidCharts(CHARTS);
+  const download = (id: string) => {
+    const chart = charts[id];
+    if (chart?.status === 'ready') downloadSvg(id, chart.svg);
+  };
+  return <WorkflowsPage workflows={WORKFLOWS} charts={charts} onDownload={download} />;
+}
+
+const BACK_OFFICE_ONLY = { backOfficeOnly: true } as const;
+
+export const Route = createLazyRoute('/shell/workflows')({
+  component: () => (
+    <Guarded requirement={BACK_OFFICE_ONLY}>
+      <Workflows />
+    </Guarded>
+  ),
+});

@@ -1,0 +1,30 @@
+import type { AnyStateMachine } from 'xstate';
+
+/** A screen a machine drives: its route and its French name. */
+export interface WorkflowScreen {
+  path: string;
+  name: string;
+}
+
+/**
+ * What analysts read about one machine of src/machines, next to the chart drawn from the machine itself.
+ * The id is the machine's (= its file name). Labels are French, keyed by the code's identifiers: states
+ * by path ('editing.details'), events by type, invoked actors by src. The coverage gate fails while a
+ * label is missing or names something the machine no longer has.
+ */
+export interface WorkflowEntry {
+  machine: AnyStateMachine;
+  title: string;
+  description: string;
+  screens: WorkflowScreen[];
+  states: Record<string, string>;
+  events: Record<string, string>;
+  actors: Record<string, string>;
+}
+
+/** The model-based test numbers of one machine, as `npm run charts` measured them. */
+export interface WorkflowCoverage {
+  paths: number;
+  states: { reached: number; total: number };
+  transitions: { taken: number; total: number };
+}

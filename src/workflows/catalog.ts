@@ -1,0 +1,240 @@
+// Every machine of src/machines, as analysts read it: adding a machine is adding one entry here (the
+// coverage gate, tests/workflows/workflows-gate.test.ts, fails until there is one).
+import { sessionMachine } from '../machines/session/session.machine';
+import { guardMachine } from '../machines/guard/guard.machine';
+import { invitationDecisionMachine } from '../machines/invitation-decision/invitation-decision.machine';
+import { userActivationMachine } from '../machines/user-activation/user-activation.machine';
+import { editTabsMachine } from '../machines/edit-tabs/edit-tabs.machine';
+import { creationWizardMachine } from '../machines/creation-wizard/creation-wizard.machine';
+import { assignAdminMachine } from '../machines/assign-admin/assign-admin.machine';
+import type { WorkflowEntry } from './catalog-types';
+
+export type { WorkflowCoverage, WorkflowEntry, WorkflowScreen } from './catalog-types';
+
+const session: WorkflowEntry = {
+  machine: sessionMachine,
+  title: 'Session et connexion',
+  description:
+    "Connexion par le fournisseur d'identité, jeton copié dans le cookie, chargement du profil (avec repli sur le profil en cache si le serveur est indisponible), relecture du cookie toutes les 5 s, renouvellement silencieux du jeton et déconnexion (spec §2 Sign-in, §4 Session, §8).",
+  screens: [
+    { path: '/authentication/sign-in', name: 'Connexion' },
+    { path: '/authentication/redirect-login', name: "Retour du fournisseur d'identité" },
+    { path: '/authentication/sign-out', name: 'Déconnexion' },
+    { path: '/dashboard', name: "Cadre de toutes les pages connectées (utilisateur, message d'indisponibilité)" },
+    { path: '/test-v2-api', name: "Test de l'API v2 (rafraîchir l'utilisateur)" },
+  ],
+  states: {
+    startup: 'Démarrage de la bibliothèque de connexion',
+    handlingRedirect: "Traitement du retour du fournisseur d'identité",
+    checkingToken: 'Lecture du cookie de jeton',
+    signedOut: 'Déconnecté',
+    startingSignIn: 'Connexion imminente (1 s)',
+    loggingIn: 'Redirection vers la connexion',
+    completingLogin: 'Après la connexion (attente de 1 s)',
+    acquiringToken: 'Obtention silencieuse du jeton',
+    loadingProfile: 'Chargement du profil',
+    signedIn: 'Connecté',
+    polling: 'Relecture du cookie',
+    renewing: 'Renouvellement silencieux du jeton',
+    deactivated: 'Compte désactivé',
+    signingOut: 'Déconnexion en cours',
+  },
+  events: {
+    'session.signIn': 'Démarrer la connexion',
+    'session.completeLogin': 'Terminer la connexion (retour du fournisseur)',
+    'session.signOut': 'Se déconnecter',
+    'session.storageChanged': 'Stockage modifié (autre onglet)',
+    'session.reloadProfile': 'Recharger le profil',
+  },
+  actors: {
+    initializeAuth: 'Initialiser la bibliothèque de connexion (MSAL)',
+    handleRedirect: 'Traiter le retour de connexion',
+    readToken: 'Lire le cookie portail.accessToken',
+    login: "Rediriger vers le fournisseur d'identité",
+    acquireToken: 'Obtenir le jeton sans interaction',
+    loadProfile: 'Charger le profil (GET /api/v2/users/me)',
+    signOut: "Effacer l'état local et se déconnecter",
+  },
+};
+
+const guard: WorkflowEntry = {
+  machine: guardMachine,
+  title: 'Garde des routes',
+  description:
+    "L'ordre de la spec §4 : pendant le chargement de la session, un indicateur ; sans utilisateur, la connexion ; ensuite back-office seul, permission requise et rôles requis, faute de quoi la page de repli (/dashboard par défaut) ; sinon la page.",
+  screens: [
+    { path: '/dashboard', name: 'Toutes les pages connectées' },
+    { path: '/admin', name: 'Habilitation des administrateurs (back-office seul)' },
+    { path: '/admin-actions', name: 'Nouvelle demande administrateur (USER_CREATE)' },
+    { path: '/workflows', name: 'Workflows (back-office seul)' },
+  ],
+  states: {
+    evaluating: 'Évaluation des règles',
+    loading: 'Session en chargement (indicateur)',
+    redirectingToSignIn: 'Redirection vers la connexion',
+    redirectingToFallback: 'Redirection vers la page de repli',
+    rendering: 'Affichage de la page',
+  },
+  events: { 'session.changed': 'La session a changé' },
+  actors: {},
+};
+
+const invitationDecision: WorkflowEntry = {
+  machine: invitationDecisionMachine,
+  title: "Décision sur une demande d'administrateur",
+  description:
+    "Approuver ou rejeter une demande : confirmation, motif d'au moins 10 caractères pour un rejet, appel à l'API, puis succès (retour à /admin 1 s après, depuis le détail) ou échec. Seule une demande en attente peut être décidée (spec §2, §4, §5).",
+  screens: [
+    { path: '/admin', name: 'Habilitation des administrateurs' },
+    { path: '/admin/{id}', name: "Détail de l'invitation" },
+  ],
+  states: {
+    idle: 'En attente d’une action',
+    confirmingApproval: "Confirmation de l'approbation",
+    confirmingRejection: 'Confirmation du rejet (motif)',
+    processing: 'Traitement en cours',
+    succeeded: 'Décision enregistrée',
+    failed: 'Échec de la décision',
+    finished: 'Terminé (retour à la liste)',
+  },
+  events: {
+    'invitation.updated': 'Demande mise à jour',
+    'invitation.approve': 'Approuver',
+    'invitation.reject': 'Rejeter',
+    'decision.confirm': 'Confirmer',
+    'decision.cancel': 'Annuler',
+    'reason.change': 'Saisie du motif',
+    'decision.dismiss': "Fermer le message d'erreur",
+  },
+  actors: { decide: 'Approuver ou rejeter (POST /api/v2/invitations/{id}/approve ou /reject)' },
+};
+
+const userActivation: WorkflowEntry = {
+  machine: userActivationMachine,
+  title: "Activation d'un utilisateur",
+  description:
+    "Désactiver, réactiver ou supprimer définitivement un utilisateur de la liste : confirmation, appel, puis succès ou échec. Une action n'est proposée que permise : jamais sur soi-même, pas sur un administrateur pour un utilisateur adhérent, suppression définitive pour le back-office avec USER_DELETE et B2C_USER_DISABLE (spec §2, §4, §8).",
+  screens: [{ path: '/utilisateurs', name: 'Gestion des utilisateurs' }],
+  states: {
+    idle: 'Aucune action en cours',
+    confirming: 'Confirmation',
+    processing: 'Traitement en cours',
+    succeeded: 'Action réussie',
+    failed: 'Action échouée',
+  },
+  events: {
+    'user.deactivate': 'Désactiver',
+    'user.reactivate': 'Réactiver',
+    'user.delete': 'Supprimer définitivement',
+    'activation.confirm': 'Confirmer',
+    'activation.cancel': 'Annuler',
+    'activation.dismiss': 'Fermer le message',
+  },
+  actors: { perform: "Exécuter l'action (POST /api/v2/users/{id}/deactivate ou /reactivate, DELETE /api/v2/users/{id}?hardDelete=true)" },
+};
+
+const editTabs: WorkflowEntry = {
+  machine: editTabsMachine,
+  title: "Modification d'un utilisateur",
+  description:
+    "Refus pour soi-même et, pour un utilisateur adhérent, pour le titulaire d'un rôle interne ; quatre onglets, SIRET ouvert une fois un SIREN choisi, Rôles une fois un SIRET par SIREN ; enregistrement seulement avec un changement et un choix complet, sur la version chargée (spec §2, §4, §5, §6).",
+  screens: [{ path: '/utilisateurs/edit/{userId}', name: 'Modifier un utilisateur' }],
+  states: {
+    checking: 'Vérification (soi-même ?)',
+    loading: "Chargement de l'utilisateur",
+    loadFailed: 'Échec du chargement',
+    refused: 'Modification refusée',
+    editing: 'Modification',
+    'editing.details': 'Onglet Détails Personnels',
+    'editing.siren': 'Onglet SIREN',
+    'editing.siret': 'Onglet SIRET',
+    'editing.roles': 'Onglet Rôles',
+    'editing.previous': 'Dernier onglet ouvert',
+    saving: 'Enregistrement',
+    stale: 'Modifié entre-temps par une autre personne',
+    saved: 'Enregistré',
+    cancelled: 'Annulé',
+  },
+  events: {
+    'edit.reload': 'Recharger',
+    'tab.select': 'Choisir un onglet',
+    'sirets.loaded': 'SIRET chargés',
+    'edit.save': 'Enregistrer',
+    'edit.cancel': 'Annuler',
+    'details.change': "Saisie d'un champ",
+    'siren.add': 'Ajouter un SIREN',
+    'siren.remove': 'Retirer un SIREN',
+    'siret.toggle': 'Cocher ou décocher un SIRET',
+    'sirets.selectAll': 'Tout sélectionner',
+    'sirets.clear': 'Tout désélectionner',
+    'role.toggle': 'Cocher ou décocher un rôle',
+    'stale.dismiss': 'Continuer la saisie',
+  },
+  actors: {
+    loadUser: "Charger l'utilisateur (GET /api/v2/users/{id}/full-details)",
+    saveUser: 'Enregistrer (PUT /api/v2/users/{id}/complete)',
+  },
+};
+
+const creationWizard: WorkflowEntry = {
+  machine: creationWizardMachine,
+  title: "Assistant de création d'utilisateur",
+  description:
+    "Les 4 étapes (détails personnels, SIREN, SIRET, rôles) : 'Suivant' seulement quand l'étape est complète, une seule soumission à la fois. En mode normal, l'utilisateur est créé ; en mode administrateur, la demande part en invitation (un seul SIREN, rôles internes) (spec §2, §4, §5).",
+  screens: [
+    { path: '/utilisateurs/creer', name: 'Créer un utilisateur / Demander un administrateur' },
+    { path: '/admin-actions', name: 'Nouvelle demande administrateur (création de compte)' },
+  ],
+  states: {
+    editing: 'Saisie',
+    'editing.details': 'Étape 1 : détails personnels',
+    'editing.sirens': 'Étape 2 : SIREN',
+    'editing.sirets': 'Étape 3 : SIRET',
+    'editing.roles': 'Étape 4 : rôles',
+    submitting: 'Envoi en cours',
+    submitted: 'Envoyé',
+  },
+  events: {
+    'sirets.loaded': 'SIRET chargés',
+    'roles.offered': 'Rôles proposés chargés',
+    'details.change': "Saisie d'un champ",
+    'wizard.next': 'Suivant',
+    'wizard.back': 'Étape précédente',
+    'wizard.submit': 'Créer',
+    'siren.toggle': 'Cocher ou décocher un SIREN',
+    'siren.choose': 'Choisir le SIREN (mode administrateur)',
+    'sirens.selectAll': 'Tout sélectionner (sur cette recherche)',
+    'sirens.deselectAll': 'Tout désélectionner (sur cette recherche)',
+    'siret.toggle': 'Cocher ou décocher un SIRET',
+    'sirets.selectAll': 'Tout sélectionner pour un SIREN',
+    'sirets.clear': 'Tout désélectionner pour un SIREN',
+    'role.toggle': 'Cocher ou décocher un rôle',
+  },
+  actors: { submitCreation: "Créer l'utilisateur (POST /api/v2/users/complete) ou envoyer l'invitation (POST /api/v2/invitations)" },
+};
+
+const assignAdmin: WorkflowEntry = {
+  machine: assignAdminMachine,
+  title: "Attribution du rôle d'administrateur à un utilisateur existant",
+  description:
+    "Choisir un utilisateur éligible (sans rôle interne ni demande en attente), puis une demande ROLE_ASSIGNMENT par SIREN de ses organisations. Jamais de soumission sans sélection éligible, ni pour un utilisateur sans SIREN (spec §2 Assign-existing, §5, §8).",
+  screens: [{ path: '/admin-actions/assign-existing', name: "Attribuer le rôle d'administrateur à un utilisateur existant" }],
+  states: {
+    browsing: 'Recherche d’un utilisateur',
+    selected: 'Utilisateur sélectionné',
+    submitting: 'Soumission en cours',
+    submitted: 'Demandes créées',
+  },
+  events: {
+    'user.select': 'Sélectionner un utilisateur',
+    'selection.clear': 'Changer',
+    'request.submit': 'Soumettre la demande',
+  },
+  actors: { submitRequests: 'Créer une demande par SIREN (POST /api/v2/invitations)' },
+};
+
+export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin];
+
+export function workflowId(entry: WorkflowEntry): string {
+  return entry.machine.id;
+}
