@@ -33,10 +33,11 @@ for (const backend of backends) {
       return (body.items as Item[]).find((u) => u.email === email);
     };
     const activeUsers = async () => Number((await sql<{ n: number }>`select count(*) as n from users where is_active`.execute(db())).rows[0]!.n);
+    // processed_at from the database's clock, as the server does: the Node clock may run behind created_at.
     const decide = (id: number, status: 'APPROVED' | 'REJECTED') =>
       db()
         .updateTable('invitations')
-        .set({ status, processed_at: new Date(), validator_email: PERSONAS.backoffice, rejection_reason: status === 'REJECTED' ? 'Dossier incomplet pour cette demande' : null })
+        .set({ status, processed_at: sql`now()`, validator_email: PERSONAS.backoffice, rejection_reason: status === 'REJECTED' ? 'Dossier incomplet pour cette demande' : null })
         .where('id', '=', id)
         .execute();
 
