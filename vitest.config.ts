@@ -12,7 +12,8 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/e2e/**'],
+          // tests/budgets reads the production build: `npm run test:budgets`, after `npm run build`.
+          exclude: ['tests/e2e/**', 'tests/budgets/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -153,6 +153,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await app.register(fastifyStatic, {
       root: config.webRoot,
       index: 'index.html',
+      // The build writes a .br and a .gz beside each text asset (scripts/precompress.ts): sent as they are.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

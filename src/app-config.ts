@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * The configuration read at start-up from the server (/portal-config.json): API base,
  * sign-in client, authorities of the sign-in and password-reset policies, links.
@@ -15,23 +13,57 @@ const REQUIRED = {
   supportEmail: 'SUPPORT_EMAIL',
 } as const;
 
-const schema = z.object({
-  apiBase: z.string(),
-  auth: z.object({
-    clientId: z.string(),
-    authority: z.string(),
-    passwordResetAuthority: z.string().nullable(),
-    knownAuthorities: z.array(z.string()),
-    protocolMode: z.enum(['AAD', 'OIDC']),
-  }),
-  memberAreaUrl: z.string(),
-  publicSiteUrl: z.string(),
+export interface AppConfig {
+  apiBase: string;
+  auth: {
+    clientId: string;
+    authority: string;
+    passwordResetAuthority: string | null;
+    knownAuthorities: string[];
+    protocolMode: 'AAD' | 'OIDC';
+  };
+  memberAreaUrl: string;
+  publicSiteUrl: string;
   /** Customer relations (help box of /admin-actions): hours from Monday to Friday, phone line, mailbox. */
-  support: z.object({ hours: z.string(), phone: z.string(), email: z.string() }),
-  cookieDomain: z.string().nullable(),
-});
+  support: { hours: string; phone: string; email: string };
+  cookieDomain: string | null;
+}
 
-export type AppConfig = z.infer<typeof schema>;
+// Checked by hand rather than with zod: this file loads with the first screen, within its budget (scripts/web-bundle.ts).
+function invalid(field: string): never {
+  throw new Error(`Invalid configuration: ${field}`);
+}
+function string(value: unknown, field: string): string {
+  return typeof value === 'string' ? value : invalid(field);
+}
+function nullableString(value: unknown, field: string): string | null {
+  return value === null ? null : string(value, field);
+}
+function record(value: unknown, field: string): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : invalid(field);
+}
+
+function checkShape(raw: unknown): AppConfig {
+  const input = record(raw, 'configuration');
+  const auth = record(input.auth, 'auth');
+  const support = record(input.support, 'support');
+  const protocolMode = auth.protocolMode === 'AAD' || auth.protocolMode === 'OIDC' ? auth.protocolMode : invalid('auth.protocolMode');
+  if (!Array.isArray(auth.knownAuthorities)) invalid('auth.knownAuthorities');
+  return {
+    apiBase: string(input.apiBase, 'apiBase'),
+    auth: {
+      clientId: string(auth.clientId, 'auth.clientId'),
+      authority: string(auth.authority, 'auth.authority'),
+      passwordResetAuthority: nullableString(auth.passwordResetAuthority, 'auth.passwordResetAuthority'),
+      knownAuthorities: (auth.knownAuthorities as unknown[]).map((a, i) => string(a, `auth.knownAuthorities.${i}`)),
+      protocolMode,
+    },
+    memberAreaUrl: string(input.memberAreaUrl, 'memberAreaUrl'),
+    publicSiteUrl: string(input.publicSiteUrl, 'publicSiteUrl'),
+    support: { hours: string(support.hours, 'support.hours'), phone: string(support.phone, 'support.phone'), email: string(support.email, 'support.email') },
+    cookieDomain: nullableString(input.cookieDomain, 'cookieDomain'),
+  };
+}
 
 export function parseAppConfig(raw: unknown): AppConfig {
   const input = (raw ?? {}) as Record<string, unknown> & { auth?: Record<string, unknown>; support?: Record<string, unknown> };
@@ -49,7 +81,7 @@ export function parseAppConfig(raw: unknown): AppConfig {
       throw new Error(`Missing required environment variable: ${envName}`);
     }
   }
-  return schema.parse(raw);
+  return checkShape(raw);
 }
 
 export async function loadAppConfig(fetchImpl: typeof fetch = fetch): Promise<AppConfig> {

@@ -76,6 +76,24 @@ describe('parseAppConfig', () => {
     const raw = { ...fullConfig(), auth: { ...fullConfig().auth, protocolMode: 'SAML' } };
     expect(() => parseAppConfig(raw)).toThrow();
   });
+
+  it.each([
+    { field: 'auth.protocolMode', set: (c: Config) => void ((c.auth as Record<string, unknown>).protocolMode = 'SAML') },
+    { field: 'auth.knownAuthorities', set: (c: Config) => void ((c.auth as Record<string, unknown>).knownAuthorities = 'opcosante.b2clogin.com') },
+    { field: 'auth.knownAuthorities.1', set: (c: Config) => void ((c.auth as Record<string, unknown>).knownAuthorities = ['a', 3]) },
+    { field: 'publicSiteUrl', set: (c: Config) => void ((c as Record<string, unknown>).publicSiteUrl = undefined) },
+    { field: 'cookieDomain', set: (c: Config) => void ((c as Record<string, unknown>).cookieDomain = 42) },
+    { field: 'auth.passwordResetAuthority', set: (c: Config) => void ((c.auth as Record<string, unknown>).passwordResetAuthority = undefined) },
+  ])('names the wrong value: $field', ({ field, set }) => {
+    const raw = fullConfig();
+    set(raw);
+    expect(() => parseAppConfig(raw)).toThrowError(new Error(`Invalid configuration: ${field}`));
+  });
+
+  it('keeps only the known settings', () => {
+    const raw = { ...fullConfig(), extra: 'x', auth: { ...fullConfig().auth, extra: 'y' } };
+    expect(parseAppConfig(raw)).toEqual(fullConfig());
+  });
 });
 
 describe('loadAppConfig', () => {

@@ -1,59 +1,8 @@
-/** The French texts of the spec, in one place; parameterised texts are functions. */
+import { frShell } from './fr-shell';
+
+/** The French texts of the spec, in one place; parameterised texts are functions. The first screen's own are in fr-shell.ts. */
 export const fr = {
-  app: {
-    name: 'Portail Habilitations',
-    loading: 'Chargement...',
-  },
-  shell: {
-    nav: {
-      home: 'Accueil',
-      admin: 'Habilitation des administrateurs',
-      users: 'Gestion des utilisateurs',
-      profile: 'Mon profil',
-      signOut: 'Déconnexion',
-      label: 'Navigation principale',
-      collapse: 'Réduire le menu',
-      expand: 'Déplier le menu',
-    },
-    greeting: (name: string) => `Bonjour ${name}`,
-    memberArea: 'Espace Adhérent / Webservices',
-    skipToContent: 'Aller au contenu',
-    signedInAs: 'Connecté en tant que',
-    footer: {
-      legal: 'Mentions légales',
-      personalData: 'Données personnelles',
-      terms: "Conditions générales d'utilisation",
-      cookies: 'Gestion des cookies',
-    },
-    profile: {
-      email: 'Adresse email',
-      type: "Type d'utilisateur",
-      backOffice: 'Back-office',
-      organization: 'Adhérent',
-      organizations: 'Organisations et rôles',
-      permissions: 'Permissions',
-      none: 'Aucune',
-    },
-  },
-  dashboard: {
-    title: 'Accueil',
-    intro: 'Bienvenue sur le portail de gestion des habilitations des utilisateurs de vos organisations.',
-    memberAreaText: 'Accédez à vos services adhérent et aux webservices.',
-    shortcuts: 'Accès rapides',
-  },
-  landing: {
-    title: 'Portail Habilitations',
-    intro:
-      "Gérez les comptes des utilisateurs de vos établissements, leurs accès aux organisations adhérentes (SIREN, SIRET), leurs rôles et les demandes de droits d'administrateur.",
-    signIn: 'Se connecter',
-    goToPortal: 'Accéder au portail',
-  },
-  auth: {
-    signingIn: 'Redirection vers la page de connexion...',
-    completing: 'Connexion en cours...',
-    signingOut: 'Déconnexion en cours...',
-    accountDisabled: 'Votre compte est désactivé.',
-  },
+  ...frShell,
   invitations: {
     documentTitle: 'Admin OPCO',
     heading: 'Habilitation des administrateurs',
@@ -370,8 +319,8 @@ export const fr = {
     },
   },
   workflows: {
+    ...frShell.workflows,
     title: 'Workflows',
-    shortcut: 'Workflows : les diagrammes des machines à états',
     intro:
       'Les machines à états qui pilotent les écrans du portail, dessinées à partir de leur définition, avec leurs états, leurs événements et la couverture de leurs tests de modèle.',
     listLabel: 'Machines',
@@ -413,10 +362,5 @@ export const fr = {
     signedInAs: (email: string) => `Connecté en tant que ${email}`,
     total: (n: number) => `${n} résultat(s)`,
     failed: (status: number, message: string) => (status ? `${status} : ${message}` : message),
-  },
-  notFound: {
-    title: 'Oops! Page not found',
-    text: "La page que vous cherchez n'existe pas ou a été déplacée.",
-    home: "Retour à l'accueil",
   },
 } as const;

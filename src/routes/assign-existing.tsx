@@ -1,17 +1,18 @@
 import { createRoute } from '@tanstack/react-router';
-import { z } from 'zod';
 import { shellRoute } from './shell';
-import { listSearchFields } from './list-search';
+import { listSearchFields, type ListSearch } from './list-search';
+import { searchValidator } from './search-params';
+
+export type AssignExistingSearch = Pick<ListSearch, 'search' | 'page'>;
 
 const { search, page } = listSearchFields('asc');
 
 /** The search and the page live in the URL (the page size is fixed: spec §9, 10). */
-const searchSchema = z.object({ search, page });
-export type AssignExistingSearch = z.infer<typeof searchSchema>;
+const validateSearch = searchValidator<AssignExistingSearch>({ search, page });
 
 /** /admin-actions/assign-existing: the screen's code loads with the route (assign-existing.lazy.tsx). */
 export const assignExistingRoute = createRoute({
   getParentRoute: () => shellRoute,
   path: '/admin-actions/assign-existing',
-  validateSearch: searchSchema,
+  validateSearch,
 }).lazy(() => import('./assign-existing.lazy').then((m) => m.Route));

@@ -4,7 +4,7 @@ import { useSession } from '../session';
 import { isBackOffice } from '../domain/permissions';
 import { DashboardPage } from '../ui/dashboard-page';
 import { useDocumentTitle } from './use-document-title';
-import { fr } from '../i18n/fr';
+import { frShell as fr } from '../i18n/fr-shell';
 
 function Dashboard() {
   const { config } = dashboardRoute.useRouteContext();

@@ -5,7 +5,7 @@ import { useSession } from '../session';
 import { isSignedIn } from '../machines/session/session.selectors';
 import { LandingPage } from '../ui/landing-page';
 import { useDocumentTitle } from './use-document-title';
-import { fr } from '../i18n/fr';
+import { frShell as fr } from '../i18n/fr-shell';
 
 function Landing() {
   const router = useRouter();

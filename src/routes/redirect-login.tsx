@@ -6,7 +6,7 @@ import { hasLoginFailed, isSignedIn, isSignedOut } from '../machines/session/ses
 import { StatusPage } from '../ui/status-page';
 import { Spinner } from '../ui/spinner';
 import { useDocumentTitle } from './use-document-title';
-import { fr } from '../i18n/fr';
+import { frShell as fr } from '../i18n/fr-shell';
 
 /**
  * The post-login steps of spec §2 run in the session machine (1 s, silent token, cookie,

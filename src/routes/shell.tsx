@@ -9,7 +9,7 @@ import { permissionsOf } from '../domain/permissions';
 import { roleDisplayLabel } from '../domain/roles';
 import { AppShell } from '../ui/app-shell';
 import type { ProfileSummary } from '../ui/profile-panel';
-import { fr } from '../i18n/fr';
+import { frShell as fr } from '../i18n/fr-shell';
 
 function profileSummary(user: SessionProfile): ProfileSummary {
   return {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { fr } from '../i18n/fr';
+import { frShell as fr } from '../i18n/fr-shell';
 
 /** Each screen names itself in the browser tab. */
 export function useDocumentTitle(title: string): void {

@@ -1,5 +1,5 @@
 import { createLazyRoute, Link } from '@tanstack/react-router';
-import { z } from 'zod';
+import { isUuid } from './search-params';
 import { useDocumentTitle } from './use-document-title';
 import { UserEditFlow } from './user-edit-flow';
 import { useSession } from '../session';
@@ -14,7 +14,7 @@ function EditScreen() {
   const profile = useSession((s) => s.context.profile);
   useDocumentTitle(fr.userEdit.documentTitle);
   if (!profile) return null;
-  if (!z.string().uuid().safeParse(userId).success) {
+  if (!isUuid(userId)) {
     return (
       <UserNotFound>
         <Link to="/utilisateurs" className="text-brand-700 underline">

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { createLazyRoute, Link } from '@tanstack/react-router';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { isUuid } from './search-params';
 import { useDocumentTitle } from './use-document-title';
 import { ApiFailure } from '../api/client';
 import { organizationByCodeQueryOptions, userQueryOptions } from '../api/user-details';
@@ -14,7 +14,7 @@ import { UserNotFound, UserProfile } from '../ui/users/user-profile';
 import { fr } from '../i18n/fr';
 
 const t = fr.userProfile;
-const isUserId = (id: string) => z.string().uuid().safeParse(id).success;
+const isUserId = (id: string) => isUuid(id);
 /** A user out of reach answers 404 (or 403 without USER_LIST): nothing to retry. */
 const retryUnlessRefused = (count: number, error: Error) => !(error instanceof ApiFailure && (error.status === 403 || error.status === 404)) && count < 3;
 

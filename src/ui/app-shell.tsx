@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { fr } from '../i18n/fr';
+import { frShell as fr } from '../i18n/fr-shell';
 import { Sidebar, type SidebarProps } from './sidebar';
 
 export interface FooterLink {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { fr } from '../i18n/fr';
+import { frShell as fr } from '../i18n/fr-shell';
 
 export function DashboardPage({ memberAreaUrl, shortcuts = null }: { memberAreaUrl: string; shortcuts?: ReactNode }) {
   return (

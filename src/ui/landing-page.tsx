@@ -1,4 +1,4 @@
-import { fr } from '../i18n/fr';
+import { frShell as fr } from '../i18n/fr-shell';
 
 export function LandingPage({ signedIn, onSignIn, onOpenPortal }: { signedIn: boolean; onSignIn: () => void; onOpenPortal: () => void }) {
   return (

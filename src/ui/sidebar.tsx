@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { NavEntry, NavEntryId } from '../domain/navigation';
-import { fr } from '../i18n/fr';
+import { frShell as fr } from '../i18n/fr-shell';
 import { ProfilePanel, type ProfileSummary } from './profile-panel';
 
 const LABELS: Record<NavEntryId, string> = {

@@ -19,6 +19,10 @@ describe('serving the SPA', () => {
     fs.mkdirSync(path.join(webRoot, 'assets'), { recursive: true });
     fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>SPA</title>');
     fs.writeFileSync(path.join(webRoot, 'assets', 'main-abc.js'), 'console.log(1)');
+    // What scripts/precompress.ts writes beside an asset (here with distinct contents, to tell them apart).
+    fs.writeFileSync(path.join(webRoot, 'assets', 'big-abc.js'), 'plain');
+    fs.writeFileSync(path.join(webRoot, 'assets', 'big-abc.js.br'), 'brotli');
+    fs.writeFileSync(path.join(webRoot, 'assets', 'big-abc.js.gz'), 'gzip');
     const config = readConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_ROOT: webRoot });
     // No query reaches the database here: an unmigrated in-memory one is enough.
     database = await openDatabase({});
@@ -47,6 +51,18 @@ describe('serving the SPA', () => {
     const answer = await get('/assets/main-abc.js', '*/*');
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends the precompressed file the browser accepts, brotli first, else the file itself', async () => {
+    const send = (encoding?: string) => app.inject({ method: 'GET', url: '/assets/big-abc.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const brotli = await send('gzip, deflate, br');
+    expect([brotli.headers['content-encoding'], brotli.body, brotli.headers['content-type']]).toEqual(['br', 'brotli', 'application/javascript; charset=utf-8']);
+    expect(brotli.headers.vary).toContain('accept-encoding');
+    expect(brotli.headers['cache-control']).toContain('immutable');
+    const gzip = await send('gzip');
+    expect([gzip.headers['content-encoding'], gzip.body]).toEqual(['gzip', 'gzip']);
+    const plain = await send();
+    expect([plain.headers['content-encoding'], plain.body]).toEqual([undefined, 'plain']);
   });
 
   it('answers a missing asset with 404, not the SPA', async () => {

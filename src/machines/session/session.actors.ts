@@ -4,7 +4,7 @@ import { ApiFailure, type ApiClient } from '../../api/client';
 import { fetchCurrentUser } from '../../api/users';
 import { decodeTokenClaims, expireTokenCookie, isTokenUnexpired, readTokenCookie, writeTokenCookie } from '../../auth/token-cookie';
 import { POST_LOGIN_PATH, SIGN_IN_SCOPES } from '../../auth/msal';
-import { fr } from '../../i18n/fr';
+import { frShell as fr } from '../../i18n/fr-shell';
 import type { ProfileLoadFailure, SessionProfile, TokenReading } from './session.machine';
 
 export const PROFILE_CACHE_KEY = 'portail.profile';

@@ -17,7 +17,9 @@ export interface UsersFiltersProps {
 }
 
 const t = fr.usersList;
-const select = 'min-w-48 max-w-md rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm';
+// A fixed width: the options arrive after the first paint, and a select as wide as its longest option would
+// then widen, wrap the filters onto another line and push the list down (a layout shift).
+const select = 'w-64 max-w-full truncate rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm';
 
 /** A filter; 'Tous' is offered when there is a choice (spec §2: the SIRET dropdown offers it when there are several). */
 function Select({ label, value, options, onChange, withAll = true }: { label: string; value: string; options: Option[]; onChange: (v: string) => void; withAll?: boolean }) {
