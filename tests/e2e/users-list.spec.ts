@@ -40,8 +40,12 @@ test('back office filters by SIREN, SIRET and role, searches, sorts and pages', 
   await page.getByLabel('Filtrer par rôle :').selectOption({ label: 'Tous' });
   await page.getByRole('columnheader', { name: /Email/ }).getByRole('button').click();
   await expect(page).toHaveURL(/sort=email/);
-  const emails = await page.getByRole('row').locator('td:nth-child(2)').allTextContents();
-  expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b)));
+  // The previous page stays on screen until the sorted one arrives (keepPreviousData): wait for the new order.
+  const emailCells = page.getByRole('row').locator('td:nth-child(2)');
+  await expect.poll(async () => {
+    const emails = await emailCells.allTextContents();
+    return emails.length > 1 && emails.join('\n') === [...emails].sort((a, b) => a.localeCompare(b)).join('\n');
+  }).toBe(true);
   await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Page 2' }).click();
   await expect(page.getByText(/^Affichage 11-20 sur \d+ utilisateurs$/)).toBeVisible();
 
