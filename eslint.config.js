@@ -8,7 +8,7 @@ const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns 
 const layer = (name, message) => ({ group: [`**/${name}`, `**/${name}/**`, `../${name}/*`, `./${name}/*`], message });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-*/**', 'node_modules/**', 'src/api/schema.gen.ts', 'test-results/**', 'playwright-report/**', '.data/**'] },
+  { ignores: ['dist/**', 'dist-*/**', 'node_modules/**', 'bench/.work/**', 'src/api/schema.gen.ts', 'test-results/**', 'playwright-report/**', '.data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -19,7 +19,6 @@ import { organizationsHandlers } from './routes/organizations.ts';
 import { rolesHandlers } from './routes/roles.ts';
 import { auditHandlers } from './routes/audit.ts';
 import { registerApiDocs } from './http/api-docs.ts';
-import { createLocalProvider, mountLocalProvider } from './idp/local-provider.ts';
 import type { SigningKeys } from './idp/signing-keys.ts';
 import type { DemoAccountLine } from './idp/pages.ts';
 import { LocalIdentityDirectory, type IdentityDirectory } from './idp/directory.ts';
@@ -29,6 +28,7 @@ import { logEnqueuedMailTo } from './mail/outbox.ts';
 import { createMailDelivery } from './mail/delivery.ts';
 import type { HandlerDeps } from './routes/deps.ts';
 import { runtimeConfigFor } from './runtime-config.ts';
+import { ListTotals } from './db/list-totals.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -116,7 +116,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   if (!deps.directory && config.auth.kind !== 'local') throw new Error('an identity directory is needed for this identity provider');
-  const handlerDeps: HandlerDeps = { db: database.db, directory: deps.directory ?? new LocalIdentityDirectory() };
+  const handlerDeps: HandlerDeps = { db: database.db, directory: deps.directory ?? new LocalIdentityDirectory(), listTotals: new ListTotals() };
   configureAccountSetup({ publicOrigin: config.publicOrigin, provider: config.auth.kind, secret: deps.signingKeys?.accountSetupSecret ?? null });
   startMailDelivery(app, config, database);
   const handlers = { ...usersHandlers(handlerDeps), ...organizationsHandlers(handlerDeps), ...rolesHandlers(handlerDeps), ...auditHandlers(handlerDeps), ...invitationsHandlers(handlerDeps) };
@@ -131,6 +131,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   if (config.auth.kind === 'local') {
     if (!deps.signingKeys) throw new Error('the local identity provider needs its signing keys');
+    // Loaded only with the local provider: a deployment with B2C, Entra or another provider never loads oidc-provider.
+    const { createLocalProvider, mountLocalProvider } = await import('./idp/local-provider.ts');
     const provider = createLocalProvider({
       issuer: `${config.publicOrigin}/oidc`,
       clientId: config.auth.clientId,

@@ -42,6 +42,8 @@ export interface ServerConfig {
   tls: { mode: 'self-signed' } | { mode: 'files'; certFile: string; keyFile: string } | { mode: 'off' };
   dataDir: string;
   databaseUrl: string | null;
+  /** Connections of the PostgreSQL pool (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize: number;
   auth: AuthConfig;
   /** Required with b2c and entra; read for oidc only when GRAPH_TENANT_ID is set; null otherwise. */
   graph: GraphConfig | null;
@@ -163,6 +165,8 @@ export function readConfig(env: Env = process.env): ServerConfig {
   else tls = { mode: 'files', certFile: required(env, 'TLS_CERT_FILE'), keyFile: required(env, 'TLS_KEY_FILE') };
   const publicOrigin = (optional(env, 'PUBLIC_ORIGIN') ?? (production ? required(env, 'PUBLIC_ORIGIN') : `https://localhost:${port}`)).replace(/\/$/, '');
   const dataDir = path.resolve(optional(env, 'DATA_DIR') ?? '.data');
+  const databasePoolSize = Number(optional(env, 'DATABASE_POOL_SIZE') ?? 10);
+  if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1) throw new Error(`DATABASE_POOL_SIZE must be a positive whole number (got '${env.DATABASE_POOL_SIZE}')`);
   const auth = readAuth(env, production, publicOrigin);
   return {
     production,
@@ -172,6 +176,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     tls,
     dataDir,
     databaseUrl: optional(env, 'DATABASE_URL'),
+    databasePoolSize,
     auth,
     graph: readGraph(env, auth.kind),
     memberAreaUrl: optional(env, 'MEMBER_AREA_URL') ?? (production ? required(env, 'MEMBER_AREA_URL') : 'https://adherent.example.org/'),

@@ -15,7 +15,7 @@ async function start(): Promise<void> {
   const directory = identityDirectoryFor(config);
   const tls = await loadTls(config);
   const database = await openDatabase(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'pglite') },
+    config.databaseUrl ? { databaseUrl: config.databaseUrl, poolMax: config.databasePoolSize } : { dataDir: path.join(config.dataDir, 'pglite') },
   );
   try {
     await migrate(database);
@@ -24,6 +24,9 @@ async function start(): Promise<void> {
     await database.close();
     process.exit(1);
   }
+  // The lists' totals are kept per connection (migration 0004): fold those of connections gone since;
+  // cut the name order into even ranges again if one has grown too large.
+  await database.exec('select compact_list_totals(); select balance_user_name_ranges()');
   // The demo accounts share a published password: loaded with the local sign-in in development, or on explicit request.
   const withDemoData = (config.auth.kind === 'local' && !config.production) || process.env.SEED_DEMO_DATA === 'true';
   let seeded = false;

@@ -31,14 +31,29 @@ export function createTokenVerifier(options: {
   subjectClaim?: 'sub' | 'oid';
 }): TokenVerifier {
   const subjectClaim = options.subjectClaim ?? 'sub';
+  const tolerance = options.clockToleranceSeconds ?? 30;
+  // A token's text verified in the last minute verifies the same way until it expires: its signature is
+  // not checked again (an RSA verification costs about a tenth of a users page). Bounded in time and size.
+  const verified = new Map<string, { token: VerifiedToken; until: number }>();
   return async (token) => {
+    const now = Date.now();
+    const kept = verified.get(token);
+    if (kept && kept.until > now) return kept.token;
+    if (kept) verified.delete(token);
+    const result = Object.freeze(await verifyNow(token));
+    verified.set(token, { token: result, until: Math.min(now + VERIFIED_FOR_MS, (result.expiresAt + tolerance) * 1000) });
+    if (verified.size > MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+    return result;
+  };
+
+  async function verifyNow(token: string): Promise<VerifiedToken> {
     try {
       const { payload } = await jwtVerify(token, options.keys, {
         issuer: options.issuer,
         audience: options.audience,
         algorithms: ALLOWED_ALGORITHMS,
         requiredClaims: ['sub', 'exp', 'iat'],
-        clockTolerance: options.clockToleranceSeconds ?? 30,
+        clockTolerance: tolerance,
       });
       const subject = payload[subjectClaim];
       if (typeof subject !== 'string' || subject === '') throw new InvalidTokenError(`token has no ${subjectClaim}`);
@@ -56,8 +71,11 @@ export function createTokenVerifier(options: {
       if (error instanceof errors.JOSEError) throw new InvalidTokenError(error.code);
       throw new InvalidTokenError('malformed token');
     }
-  };
+  }
 }
+
+const VERIFIED_FOR_MS = 60_000;
+const MAX_VERIFIED = 1_000;
 
 /** The verifier of the configured provider: the local provider's keys in-process, else the provider's published keys. */
 export async function verifierFor(auth: AuthConfig, localJwks: JSONWebKeySet | null): Promise<TokenVerifier> {

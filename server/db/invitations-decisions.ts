@@ -2,7 +2,7 @@
 // entries and its e-mails (outbox); a failure leaves no trace. A decision is a conditional UPDATE
 // (… WHERE status = 'PENDING'): of two deciders, on one process or several, exactly one wins.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { writeAudit } from './audit.ts';
+import { writeAudit, writeAudits } from './audit.ts';
 import type { Database, InvitationRow, InvitationType, JsonValue } from './schema.ts';
 import type { OrganizationRef, RoleRef } from './invitations-repo.ts';
 import { IdentityTakenError, type IdentityDirectory } from '../idp/directory.ts';
@@ -148,6 +148,22 @@ function mailInput(row: InvitationRow): InvitationMailInput {
   };
 }
 
+/** The invitation's organization (by id) and role (by id, else by its code), in one statement; missing ones null. */
+async function organizationAndRole(trx: Transaction<Database>, row: InvitationRow) {
+  const { rows } = await sql<{ o_id: string | null; o_code: string; o_name: string; o_type: 'SIREN' | 'SIRET'; r_id: number | null; r_code: string; r_name: string }>`
+    select o.id as o_id, o.code as o_code, o.name as o_name, o.type as o_type, r.id as r_id, r.code as r_code, r.name as r_name
+    from (select 1) as one
+    left join organizations as o on o.id = ${row.organization_id}
+    left join lateral (
+      (select id, code, name from roles where id = ${row.role_id}) union all (select id, code, name from roles where code = ${row.role_code}) limit 1
+    ) as r on true`.execute(trx);
+  const found = rows[0]!;
+  return {
+    organization: found.o_id === null ? null : { id: found.o_id, code: found.o_code, name: found.o_name, type: found.o_type },
+    role: found.r_id === null ? null : { id: found.r_id, code: found.r_code, name: found.r_name },
+  };
+}
+
 export interface ApprovalContext {
   decider: Decider;
   directory: IdentityDirectory;
@@ -193,12 +209,8 @@ export async function approveInvitation(db: Kysely<Database>, id: number, contex
       const row = await decide(trx, id, decider, { status: 'APPROVED' });
       if (!row) throw await refusalFor(trx, id);
 
-      const organization = row.organization_id
-        ? await trx.selectFrom('organizations').select(['id', 'code', 'name', 'type']).where('id', '=', row.organization_id).executeTakeFirst()
-        : undefined;
+      const { organization, role } = await organizationAndRole(trx, row);
       if (!organization) throw new InvitationRefusal('conflict', REFUSALS.organizationGone);
-      let role = row.role_id ? await trx.selectFrom('roles').select(['id', 'code', 'name']).where('id', '=', row.role_id).executeTakeFirst() : undefined;
-      role ??= await trx.selectFrom('roles').select(['id', 'code', 'name']).where('code', '=', row.role_code).executeTakeFirst();
       if (!role) throw new InvitationRefusal('conflict', REFUSALS.roleGone);
 
       const email = row.invitee_email;
@@ -234,54 +246,59 @@ export async function approveInvitation(db: Kysely<Database>, id: number, contex
           .returning(['id', 'user_type', 'first_name', 'last_name'])
           .executeTakeFirstOrThrow();
         userCreated = true;
-        await writeAudit(trx, {
-          actor: decider,
-          action: 'user.create',
-          entityType: 'user',
-          entityId: user.id,
-          organizationId: organization.id,
-          changes: { email, firstName: user.first_name, lastName: user.last_name, userType: 'ORGANIZATION', roles: [grant], invitationId: row.id },
-        });
       } else {
         requireInviteeNotBackOffice(user.user_type, email);
       }
 
       // Approving what is already held changes nothing but may widen it to the SIRETs.
-      await trx
-        .insertInto('role_assignments')
-        .values({ user_id: user.id, organization_id: organization.id, role_id: role.id, inherits_to_children: inherits })
-        .onConflict((oc) =>
-          oc.columns(['user_id', 'organization_id', 'role_id']).doUpdateSet({
-            inherits_to_children: sql<boolean>`role_assignments.inherits_to_children or excluded.inherits_to_children`,
-          }),
-        )
-        .execute();
-      if (!userCreated) {
-        // Spec §5 / §9: at most 5 distinct roles, counted with the one just given.
+      const given = (qc: typeof trx) =>
+        qc
+          .insertInto('role_assignments')
+          .values({ user_id: user.id, organization_id: organization.id, role_id: role.id, inherits_to_children: inherits })
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'organization_id', 'role_id']).doUpdateSet({
+              inherits_to_children: sql<boolean>`role_assignments.inherits_to_children or excluded.inherits_to_children`,
+            }),
+          );
+      if (userCreated) await given(trx).execute();
+      else {
+        // Spec §5 / §9: at most 5 distinct roles, counted with the one just given (the statement does not see
+        // its own insert: the roles held before, and the one it returns); the user's version bumped with it.
         const held = await trx
-          .selectFrom('role_assignments')
-          .select((eb) => eb.fn.count<number>('role_id').distinct().as('roles'))
-          .where('user_id', '=', user.id)
+          .with('given', (qc) => given(qc as unknown as typeof trx).returning('role_id'))
+          .with('bumped', (qc) => qc.updateTable('users').set({ version: sql<number>`version + 1`, updated_at: sql<Date>`now()` }).where('id', '=', user.id).returning('id'))
+          .selectFrom((eb) =>
+            eb
+              .selectFrom('role_assignments')
+              .select('role_assignments.role_id')
+              .where('role_assignments.user_id', '=', user.id)
+              .unionAll(eb.selectFrom('given').select('given.role_id'))
+              .as('held'),
+          )
+          .select((eb) => eb.fn.count<number>('held.role_id').distinct().as('roles'))
           .executeTakeFirstOrThrow();
         if (Number(held.roles) > MAX_ROLES_PER_USER) throw new InvitationRefusal('conflict', INPUT_MESSAGES.tooManyRoles);
-        await trx.updateTable('users').set({ version: sql<number>`version + 1`, updated_at: sql<Date>`now()` }).where('id', '=', user.id).execute();
-        await writeAudit(trx, {
-          actor: decider,
-          action: 'user.roles',
-          entityType: 'user',
-          entityId: user.id,
-          organizationId: organization.id,
-          changes: { added: [grant], invitationId: row.id },
-        });
       }
-      await writeAudit(trx, {
-        actor: decider,
-        action: 'invitation.approve',
-        entityType: 'invitation',
-        entityId: row.id,
-        organizationId: row.organization_id,
-        changes: { status: { before: 'PENDING', after: 'APPROVED' }, userId: user.id, userCreated },
-      });
+      await writeAudits(trx, [
+        userCreated
+          ? {
+              actor: decider,
+              action: 'user.create',
+              entityType: 'user',
+              entityId: user.id,
+              organizationId: organization.id,
+              changes: { email, firstName: user.first_name, lastName: user.last_name, userType: 'ORGANIZATION', roles: [grant], invitationId: row.id },
+            }
+          : { actor: decider, action: 'user.roles', entityType: 'user', entityId: user.id, organizationId: organization.id, changes: { added: [grant], invitationId: row.id } },
+        {
+          actor: decider,
+          action: 'invitation.approve',
+          entityType: 'invitation',
+          entityId: row.id,
+          organizationId: row.organization_id,
+          changes: { status: { before: 'PENDING', after: 'APPROVED' }, userId: user.id, userCreated },
+        },
+      ]);
       await enqueueMail(trx, invitationApprovedMail(mailInput(row)), queued);
 
       if (userCreated) {

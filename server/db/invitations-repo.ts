@@ -1,7 +1,8 @@
 // Invitations (OpenAPI Invitation, InvitationList): reads, and the lookups a creation needs.
-// A page costs two statements (count, rows) whatever its size. Decisions are in invitations-decisions.ts.
+// A page costs two statements (total, rows) whatever its size. Decisions are in invitations-decisions.ts.
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { pageOffset } from '../http/pages.ts';
+import { exactTotal, invitationCount, type ListTotals } from './list-totals.ts';
 import type { Database, InvitationRow, InvitationStatus, InvitationType, OrganizationType, RoleType } from './schema.ts';
 
 export interface InvitationDto {
@@ -78,29 +79,42 @@ function matching(eb: Eb, query: Pick<InvitationListQuery, 'statuses' | 'search'
   return eb.and(conditions);
 }
 
-export async function listInvitations(db: Kysely<Database>, query: InvitationListQuery): Promise<InvitationPage> {
-  const counted = await db
-    .selectFrom('invitations')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where((eb) => matching(eb, query))
-    .executeTakeFirstOrThrow();
-  const total = Number(counted.total);
+/**
+ * One page and the exact total: two statements whatever the page size. Without a search the total comes
+ * from the counters of migration 0004; with one, from a count kept while the invitations do not change
+ * (list-totals.ts).
+ */
+export async function listInvitations(db: Kysely<Database>, query: InvitationListQuery, totals: ListTotals | null = null): Promise<InvitationPage> {
+  const statuses = [...new Set(query.statuses)];
+  const total = query.search?.trim()
+    ? await exactTotal(db, 'invitations', db.selectFrom('invitations').select((eb) => eb.fn.countAll<number>().as('total')).where((eb) => matching(eb, query)), totals)
+    : Number((await db.selectNoFrom([invitationCount(statuses.length < 3 ? statuses : []).as('total')]).executeTakeFirstOrThrow()).total);
   const offset = pageOffset(query);
   if (total === 0 || offset >= total) return { rows: [], total };
-  let rows = db.selectFrom('invitations').selectAll().where((eb) => matching(eb, query));
+  // Columns named and the page's size and offset written in (literals): the first page of a size is one
+  // text, prepared once per connection (database.ts), and the planner knows how few rows it reads.
+  let rows = db.selectFrom('invitations').select(INVITATION_COLUMNS).where((eb) => matching(eb, query));
   const order = query.order;
   if (query.sort === 'email') rows = rows.orderBy(sql`lower(invitee_email)`, order);
   else if (query.sort === 'createdAt') rows = rows.orderBy('created_at', order);
   // The request number breaks ties, in the same direction: a stable order across pages.
   rows = rows.orderBy('id', order);
   return {
-    rows: await rows.limit(query.pageSize).offset(offset).execute(),
+    rows: await rows
+      .limit(sql.lit(query.pageSize))
+      .$if(offset > 0, (q) => q.offset(sql.lit(offset)))
+      .execute(),
     total,
   };
 }
 
+const INVITATION_COLUMNS = [
+  'id', 'invitee_email', 'organization_id', 'organization_code', 'organization_name', 'role_id', 'role_code', 'role_name', 'status', 'invitation_type',
+  'sender_user_id', 'sender_email', 'validator_user_id', 'validator_email', 'rejection_reason', 'metadata', 'created_at', 'processed_at',
+] as const satisfies readonly (keyof InvitationRow)[];
+
 export async function findInvitation(db: Kysely<Database> | Transaction<Database>, id: number): Promise<InvitationRow | null> {
-  return (await db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  return (await db.selectFrom('invitations').select(INVITATION_COLUMNS).where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
 export interface OrganizationRef {

@@ -154,6 +154,16 @@ export interface SchemaMigrationsTable {
   applied_at: TimestampWithDefault;
 }
 
+/** Migration 0004: what searches count, kept by triggers on users (read only). */
+export interface UserSearchTable {
+  id: string;
+  is_active: boolean;
+  /** lower(first_name || ' ' || last_name) */
+  name: string;
+  /** lower(email) */
+  email: string;
+}
+
 export interface Database {
   audit_log: AuditLogTable;
   outbox: OutboxTable;
@@ -162,6 +172,7 @@ export interface Database {
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
   users: UsersTable;
+  user_search: UserSearchTable;
   user_permissions: UserPermissionsTable;
   role_assignments: RoleAssignmentsTable;
   invitations: InvitationsTable;

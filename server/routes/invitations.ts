@@ -155,7 +155,7 @@ export function invitationsHandlers(deps: HandlerDeps) {
         .filter(Boolean) as InvitationStatus[];
       const sort = query.sort ?? 'createdAt';
       const order = query.order ?? (query.sort ? 'asc' : 'desc');
-      const { rows, total } = await listInvitations(db, { statuses, search: query.search, sort, order, page: query.page, pageSize: query.pageSize });
+      const { rows, total } = await listInvitations(db, { statuses, search: query.search, sort, order, page: query.page, pageSize: query.pageSize }, deps.listTotals);
       const invitations = rows.map(toInvitationDto);
       return { invitations, ...pageAnswer(invitations, total, query) };
     },

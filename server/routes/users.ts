@@ -29,7 +29,7 @@ function expectedVersion(request: FastifyRequest, body: { version?: number } = {
 const listed = (actor: Actor, { scope, user, assignments }: VisibleUser) => toUser(user, visibleAssignments(actor, scope, user.id, assignments));
 const detailed = (actor: Actor, { scope, user, assignments }: VisibleUser) => toUserDetail(user, visibleAssignments(actor, scope, user.id, assignments));
 
-export function usersHandlers({ db, directory }: HandlerDeps) {
+export function usersHandlers({ db, directory, listTotals }: HandlerDeps) {
   /** getUser, getUserFullDetails: a user the actor may read, with their version as ETag. */
   async function read<T>(request: Req, reply: FastifyReply, answer: (actor: Actor, found: VisibleUser) => T) {
     const actor = actorOf(request);
@@ -114,9 +114,15 @@ export function usersHandlers({ db, directory }: HandlerDeps) {
         scope,
         pendingReach: pendingRequestReach(scope),
         ...(q.excludeSelf ? { excludeUserId: actor.userId } : {}),
-      });
+      }, listTotals);
+      const byUser = new Map<string, typeof assignments>();
+      for (const a of assignments) {
+        const held = byUser.get(a.userId);
+        if (held) held.push(a);
+        else byUser.set(a.userId, [a]);
+      }
       const items = rows.map((user) => ({
-        ...listed(actor, { scope, user, assignments: assignments.filter((a) => a.userId === user.id) }),
+        ...listed(actor, { scope, user, assignments: byUser.get(user.id) ?? [] }),
         hasPendingInvitation: user.has_pending_invitation,
       }));
       return pageAnswer(items, total, page);

@@ -10,7 +10,9 @@ import { backends, createTestDatabase, type TestDatabase } from './test-database
 const TABLES = [
   'audit_log',
   'identity_accounts',
+  'invitation_counts',
   'invitations',
+  'list_versions',
   'organizations',
   'outbox',
   'permissions',
@@ -18,7 +20,10 @@ const TABLES = [
   'role_permissions',
   'roles',
   'schema_migrations',
+  'user_counts',
+  'user_name_ranges',
   'user_permissions',
+  'user_search',
   'users',
 ];
 
@@ -69,6 +74,8 @@ describe.each(backends)('migrations on $name', (backend) => {
       'invitations_organization_code_trgm_idx',
       'organizations_code_trgm_idx',
       'organizations_name_trgm_idx',
+      'user_search_email_trgm_idx',
+      'user_search_name_trgm_idx',
       'users_email_trgm_idx',
       'users_full_name_trgm_idx',
     ]);

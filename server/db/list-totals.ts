@@ -1,0 +1,80 @@
+// Exact totals of the lists without counting a million rows on every page (issue 8), in one statement:
+// - unfiltered lists (users by is_active, invitations by status): the counters of migration 0004, kept
+//   by triggers in the same transactions as the rows;
+// - filtered lists: count(*) once, then kept in this process for as long as the database's list version
+//   (migration 0004: bumped by every statement that may change such a total) is the one it was counted at.
+//   The version and the count are read in the same statement, hence the same snapshot: a kept total is
+//   the exact total of the current data. Page 2, 3… of a search, and the same search again, cost a
+//   version check instead of a count.
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { PREPARE_ANYWAY } from './database.ts';
+import type { Database } from './schema.ts';
+
+export type ListName = 'users' | 'invitations';
+
+interface KeptTotal {
+  version: number;
+  total: number;
+}
+
+/** The totals one server process keeps, least recently used first out. */
+export class ListTotals {
+  readonly #kept = new Map<string, KeptTotal>();
+  readonly #capacity: number;
+
+  constructor(capacity = 1_000) {
+    this.#capacity = capacity;
+  }
+
+  get(key: string): KeptTotal | undefined {
+    const kept = this.#kept.get(key);
+    if (kept) {
+      this.#kept.delete(key);
+      this.#kept.set(key, kept);
+    }
+    return kept;
+  }
+
+  set(key: string, value: KeptTotal): void {
+    this.#kept.delete(key);
+    this.#kept.set(key, value);
+    if (this.#kept.size > this.#capacity) this.#kept.delete(this.#kept.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.#kept.size;
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type CountQuery = SelectQueryBuilder<Database, any, { total: number }>;
+
+/** The total of a `select count(*) as total …` query: counted, or kept (see above) when `totals` is given. */
+export async function exactTotal(db: Kysely<Database>, list: ListName, count: CountQuery, totals: ListTotals | null): Promise<number> {
+  if (!totals) return Number((await count.executeTakeFirstOrThrow()).total);
+  const compiled = count.compile();
+  const key = `${list}\u0000${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  const kept = totals.get(key);
+  // When the version is the kept one, the count (an init plan) is never run. Prepared even with a search:
+  // a hit then costs neither parsing nor planning the count (database.ts).
+  const { rows } = await sql<{ version: number; total: number | null }>`${sql.raw(PREPARE_ANYWAY)}
+    select v.version, case when v.version = ${kept?.version ?? -1} then null else ${count} end as total
+    from (select coalesce(sum(version), 0)::bigint as version from list_versions where list = ${list}) as v`.execute(db);
+  const row = rows[0]!;
+  if (row.total === null && kept) return kept.total;
+  const total = Number(row.total);
+  totals.set(key, { version: Number(row.version), total });
+  return total;
+}
+
+/** The number of users, active ones only unless `includeInactive`, from the counters. */
+export function userCount(includeInactive: boolean): RawBuilder<number> {
+  return sql<number>`(select coalesce(sum(c.n), 0)::bigint from user_counts as c where c.is_active or ${includeInactive})`;
+}
+
+/** The number of invitations in these statuses (all when empty), from the counters. */
+export function invitationCount(statuses: readonly string[]): RawBuilder<number> {
+  return statuses.length === 0
+    ? sql<number>`(select coalesce(sum(c.n), 0)::bigint from invitation_counts as c)`
+    : sql<number>`(select coalesce(sum(c.n), 0)::bigint from invitation_counts as c where c.status in (${sql.join(statuses)}))`;
+}
