@@ -12,8 +12,9 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['tests/**/*.test.ts'],
-          // tests/budgets reads the production build: `npm run test:budgets`, after `npm run build`.
-          exclude: ['tests/e2e/**', 'tests/budgets/**'],
+          // tests/budgets reads the production build: `npm run test:budgets`, after `npm run build`;
+          // tests/resilience loads the machine: `npm run test:resilience`, after this suite.
+          exclude: ['tests/e2e/**', 'tests/budgets/**', 'tests/resilience/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

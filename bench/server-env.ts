@@ -22,6 +22,7 @@ export function serverEnv(options: { databaseUrl: string; port: number; dataDir:
     WEB_ROOT: `${options.dataDir}/no-web`,
     IDENTITY_PROVIDER: 'local',
     ALLOW_LOCAL_IDENTITY_PROVIDER: 'true',
+    API_RATE_LIMIT_PER_MINUTE: '0',
     MEMBER_AREA_URL: 'https://adherent.example.org/',
     SUPPORT_HOURS: 'de 9 h à 17 h',
     SUPPORT_PHONE: '01 99 00 12 34',

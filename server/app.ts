@@ -9,11 +9,17 @@ import type { DatabaseHandle } from './db/database.ts';
 import type { TokenVerifier, VerifiedToken } from './auth/token-verifier.ts';
 import type { TlsMaterial } from './tls.ts';
 import { ApiError, errorBody, fieldErrorsFromValidation } from './http/errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './http/database-errors.ts';
 import { documentForOperations, loadApiDocument } from './http/openapi-document.ts';
 import { authenticateApiRequests, bearerAuth } from './http/bearer-auth.ts';
 import { loadActorForApiRequests } from './http/actor-hook.ts';
 import { refuseNulCharacters } from './http/input-guard.ts';
+import { databaseFormats, refuseNonFiniteNumbers, refuseUnvalidatedBodies } from './http/validation-gaps.ts';
 import { serializeRequest } from './http/logging.ts';
+import { securityHeadersFor } from './http/security-headers.ts';
+import { registerApiCors } from './http/cors.ts';
+import { registerApiRateLimit } from './http/rate-limit.ts';
+import { BODY_LIMIT_BYTES, refuseOversizedBodies } from './http/body-limit.ts';
 import { usersHandlers } from './routes/users.ts';
 import { organizationsHandlers } from './routes/organizations.ts';
 import { rolesHandlers } from './routes/roles.ts';
@@ -51,6 +57,8 @@ export interface AppDependencies {
   logStream?: { write(line: string): void };
 }
 
+export const SERVER_CLOSING_MESSAGE = 'Le serveur redémarre. Réessayez dans quelques instants.';
+
 /** Builds the whole server (API, local sign-in, SPA) without listening: start scripts and tests share it. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, database } = deps;
@@ -62,11 +70,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     genReqId: () => randomUUID(),
-    bodyLimit: 1_048_576,
-    return503OnClosing: true,
+    // The client's address (rate limits, sign-in throttle, logs) from X-Forwarded-For, only through the proxies configured.
+    // A number of hops is supported at run time (fastify/lib/request.js), though missing from the option's type.
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Requests arriving while the server closes get the portal's own 503 (below), not Fastify's English one.
+    return503OnClosing: false,
     ajv: {
       // Unknown body fields are refused, never silently dropped.
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
+      onCreate: databaseFormats,
     },
   };
   if (deps.tls) options.https = { key: deps.tls.key, cert: deps.tls.cert };
@@ -74,13 +87,30 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   app.decorateRequest('principal', null);
   app.decorateRequest('actor', null);
+  // Closing (SIGTERM, server/main.ts): requests still arriving on kept-alive connections are refused, in French,
+  // and their connection closed, while those already taken finish.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    return reply.code(503).header('connection', 'close').header('retry-after', '5').send(errorBody(503, SERVER_CLOSING_MESSAGE, request.id));
+  });
+  await registerApiCors(app, config.publicOrigin);
+  // Before the token check: requests with a refused token count too (per client address).
+  await registerApiRateLimit(app, { perMinute: config.apiRateLimitPerMinute, verifyToken: deps.verifyToken });
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken));
   app.addHook('onRequest', loadActorForApiRequests(database.db));
+  app.addHook('preParsing', refuseOversizedBodies);
   app.addHook('preValidation', refuseNulCharacters);
+  // What the contract refuses and Fastify's validation lets through (server/http/validation-gaps.ts).
+  app.addHook('preValidation', refuseUnvalidatedBodies);
+  app.addHook('preHandler', refuseNonFiniteNumbers);
   const securityHeaders = securityHeadersFor(config);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    for (const [name, value] of securityHeaders) if (!reply.hasHeader(name)) reply.header(name, value);
+    for (const [name, value] of securityHeaders.for(request.url)) if (!reply.hasHeader(name)) reply.header(name, value);
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown[]; validationContext?: string }, request, reply) => {
@@ -91,6 +121,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       const fieldErrors = fieldErrorsFromValidation(error.validation as never[], error.validationContext);
       const names = fieldErrors.map((f) => f.field).join(', ');
       return reply.code(400).send(errorBody(400, `Requête invalide : ${names}.`, request.id, fieldErrors));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is stopped, restarting or unreachable; a write committed whole or not at all: the client may retry.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send(errorBody(503, DATABASE_UNAVAILABLE_MESSAGE, request.id));
     }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status === 401) return reply.code(401).send(errorBody(401, 'Authentification requise.', request.id));
@@ -192,33 +227,4 @@ function startMailDelivery(app: FastifyInstance, config: ServerConfig, database:
   const delivery = createMailDelivery({ db: database.db, smtpUrl, from: config.mail.from, log: app.log.child({ component: 'mail' }) });
   app.addHook('onReady', async () => delivery.start());
   app.addHook('onClose', async () => delivery.stop());
-}
-
-/** Headers of every answer: no sniffing, no framing by other sites, a strict content policy for the SPA and the sign-in pages. */
-export function securityHeadersFor(config: ServerConfig): [string, string][] {
-  // 'self' plus the origins of these URLs that are not the portal's own.
-  const selfAnd = (...urls: string[]) =>
-    ["'self'", ...new Set(urls.map((u) => new URL(u).origin).filter((o) => o !== config.publicOrigin))].join(' ');
-  const provider = selfAnd(config.auth.authority);
-  const csp = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    `connect-src ${provider}`,
-    `frame-src ${provider}`,
-    // A form's redirects count too: the provider's sign-out ends on the public site.
-    `form-action ${selfAnd(config.auth.authority, config.publicSiteUrl)}`,
-    "frame-ancestors 'self'",
-    "base-uri 'self'",
-    "object-src 'none'",
-  ].join('; ');
-  const headers: [string, string][] = [
-    ['content-security-policy', csp],
-    ['x-content-type-options', 'nosniff'],
-    ['referrer-policy', 'strict-origin-when-cross-origin'],
-    ['x-frame-options', 'SAMEORIGIN'],
-  ];
-  if (config.publicOrigin.startsWith('https:')) headers.push(['strict-transport-security', 'max-age=31536000']);
-  return headers;
 }

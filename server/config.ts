@@ -57,6 +57,14 @@ export interface ServerConfig {
   logLevel: string;
   /** E-mails (server/mail/): without smtpUrl they stay in the outbox table and the log, unsent. */
   mail: { smtpUrl: string | null; from: string };
+  /** API requests a minute per person or client address (API_RATE_LIMIT_PER_MINUTE, default 600; 0: no limit). See server/http/rate-limit.ts. */
+  apiRateLimitPerMinute: number;
+  /**
+   * Which proxies to believe about the client's address (TRUST_PROXY: unset for none; a number of hops;
+   * or addresses/CIDRs separated by commas). Behind a load balancer the rate limits and the sign-in
+   * throttle count per client only when it is set: otherwise every client has the balancer's address.
+   */
+  trustProxy: false | number | string[];
 }
 
 export const LOCAL_CLIENT_ID = 'portail-habilitations-spa';
@@ -168,6 +176,10 @@ export function readConfig(env: Env = process.env): ServerConfig {
   const databasePoolSize = Number(optional(env, 'DATABASE_POOL_SIZE') ?? 10);
   if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1) throw new Error(`DATABASE_POOL_SIZE must be a positive whole number (got '${env.DATABASE_POOL_SIZE}')`);
   const auth = readAuth(env, production, publicOrigin);
+  const apiRateLimitPerMinute = Number(optional(env, 'API_RATE_LIMIT_PER_MINUTE') ?? 600);
+  if (!Number.isInteger(apiRateLimitPerMinute) || apiRateLimitPerMinute < 0) {
+    throw new Error(`API_RATE_LIMIT_PER_MINUTE must be a whole number, 0 for no limit (got '${env.API_RATE_LIMIT_PER_MINUTE}')`);
+  }
   return {
     production,
     host: optional(env, 'HOST') ?? (production ? '0.0.0.0' : 'localhost'),
@@ -193,5 +205,18 @@ export function readConfig(env: Env = process.env): ServerConfig {
       smtpUrl: optional(env, 'SMTP_URL'),
       from: optional(env, 'MAIL_FROM') ?? `Portail Habilitations <no-reply@${new URL(publicOrigin).hostname}>`,
     },
+    apiRateLimitPerMinute,
+    trustProxy: readTrustProxy(optional(env, 'TRUST_PROXY')),
   };
+}
+
+/** TRUST_PROXY: a number of proxy hops, or the proxies' addresses or CIDR ranges separated by commas. */
+export function readTrustProxy(value: string | null | undefined): false | number | string[] {
+  if (value == null || value.trim() === '') return false;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const addresses = value.split(',').map((a) => a.trim()).filter(Boolean);
+  if (addresses.some((a) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a))) {
+    throw new Error(`TRUST_PROXY must be a number of hops or addresses/CIDRs separated by commas (got '${value}')`);
+  }
+  return addresses;
 }

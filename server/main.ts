@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { readConfig } from './config.ts';
 import { loadTls } from './tls.ts';
@@ -8,6 +9,9 @@ import { loadSigningKeys } from './idp/signing-keys.ts';
 import { verifierFor } from './auth/token-verifier.ts';
 import { buildApp } from './app.ts';
 import { identityDirectoryFor } from './idp/graph-directory.ts';
+
+/** How long a stop waits for the requests under way (a load balancer's deregistration delay is usually longer). */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 async function start(): Promise<void> {
   const config = readConfig();
@@ -36,14 +40,43 @@ async function start(): Promise<void> {
   const verifyToken = await verifierFor(config.auth, signingKeys?.publicJwks ?? null);
   const app = await buildApp({ config, database, verifyToken, signingKeys, tls, directory, demoAccounts: withDemoData ? DEMO_ACCOUNTS : [] });
 
+  // Graceful stop (a deployment, a scale-in): refuse what comes (new connections refused, a request arriving on
+  // an open connection answered 503 by Fastify's return503OnClosing), finish the requests under way, then stop
+  // the e-mail delivery loop (an onClose hook, run once the server has closed) and close the pool. Bounded: a
+  // request that never ends, or a second signal, ends the process with code 1.
+  let stopping = false;
+  // Answers not yet sent when the stop begins close their connection once sent: Node closes only the connections
+  // idle at that moment, and a kept-alive one would otherwise hold the stop until its keep-alive timeout (72 s).
+  const underway = new Set<ServerResponse>();
+  app.server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (stopping) response.setHeader('connection', 'close');
+    underway.add(response);
+    response.once('close', () => underway.delete(response));
+  });
   const shutdown = async (signal: string) => {
+    if (stopping) {
+      app.log.error(`${signal} received again while closing: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
     app.log.warn(`${signal} received: closing`);
-    await app.close();
-    await database.close();
+    for (const response of underway) if (!response.headersSent) response.setHeader('connection', 'close');
+    setTimeout(() => {
+      app.log.error(`still closing after ${SHUTDOWN_GRACE_MS / 1000} s (requests under way did not end): exiting`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    try {
+      await app.close();
+      await database.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'closing failed');
+      process.exit(1);
+    }
+    app.log.info('closed');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
   const lines = [

@@ -39,6 +39,8 @@ export interface OpenDatabaseOptions {
   poolMax?: number;
   /** PGlite only: start from a dump made with PGlite.dumpDataDir() (e.g. a migrated template). */
   loadDataDir?: Blob;
+  /** PostgreSQL only: other waits than POSTGRES_TIMEOUTS (tests make them short). */
+  timeouts?: Partial<PostgresTimeouts>;
 }
 
 const INT8_OID = 20;
@@ -52,7 +54,8 @@ function parseInt8(text: string): number {
 }
 
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<DatabaseHandle> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolMax ?? 10) : openPglite(options);
+  if (!options.databaseUrl) return openPglite(options);
+  return openPostgres(options.databaseUrl, options.poolMax ?? 10, { ...POSTGRES_TIMEOUTS, ...options.timeouts });
 }
 
 /**
@@ -82,27 +85,68 @@ export function preparedName(text: string): string | null {
   return name;
 }
 
-/** pg's client, naming the statements preparedName() accepts (Kysely calls query(text, values)). */
-class PreparingClient extends pg.Client {
-  override query(...args: unknown[]): never {
-    const [text, values, callback] = args;
-    const name = typeof text === 'string' && Array.isArray(values) && typeof callback !== 'function' ? preparedName(text) : null;
-    const call = super.query as (...a: unknown[]) => never;
-    return name ? call.call(this, { name, text, values }) : call.apply(this, args);
-  }
+/**
+ * How long the API waits on PostgreSQL, so that a stopped or unreachable database answers 503 within
+ * about two seconds (server/http/database-errors.ts) instead of hanging:
+ * - connectMs: making a connection, or waiting for a free one of the pool;
+ * - statementMs: one statement of the API (statement_timeout, enforced by PostgreSQL; the slowest reads
+ *   take well under a second at a million users). Migrations and scripts (exec, withRawTransaction) have none;
+ * - readMs: the answer to one statement of the API when PostgreSQL no longer answers at all (a frozen
+ *   server or a silent network): the connection is then dropped;
+ * - pingMs: the readiness check.
+ */
+export interface PostgresTimeouts {
+  connectMs: number;
+  statementMs: number;
+  readMs: number;
+  pingMs: number;
+}
+export const POSTGRES_TIMEOUTS: Readonly<PostgresTimeouts> = { connectMs: 1000, statementMs: 5000, readMs: 7000, pingMs: 1500 };
+
+/**
+ * pg's client, naming the statements preparedName() accepts and bounding the wait for their answer
+ * (Kysely calls query(text, values); the raw paths below pass a config object and are left alone).
+ */
+function preparingClient(readMs: number) {
+  return class PreparingClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super(config);
+      // A connection lost while the client is checked out (between two statements of a transaction) is
+      // emitted as 'error' with no listener, which would end the process: its statements fail anyway
+      // ('not queryable'), and the pool drops it when it is released.
+      this.on('error', () => undefined);
+    }
+
+    override query(...args: unknown[]): never {
+      const [text, values, callback] = args;
+      const call = super.query as (...a: unknown[]) => never;
+      if (typeof text !== 'string' || !Array.isArray(values) || typeof callback === 'function') return call.apply(this, args);
+      const name = preparedName(text);
+      const answer = call.call(this, { ...(name ? { name } : {}), text, values, query_timeout: readMs }) as Promise<unknown>;
+      return answer.catch((error: unknown) => {
+        // The statement may still be running there: the connection is closed (at once, as a statement is under
+        // way), and the pool drops the client when it comes back (it checks that the client is ending).
+        if ((error as Error)?.message === 'Query read timeout') this.end().catch(() => undefined);
+        throw error;
+      }) as never;
+    }
+  };
 }
 
-async function openPostgres(connectionString: string, max: number): Promise<DatabaseHandle> {
+async function openPostgres(connectionString: string, max: number, timeouts: PostgresTimeouts): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
-    Client: PreparingClient,
+    Client: preparingClient(timeouts.readMs),
     connectionString,
     max,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  // An idle client losing its connection (PostgreSQL stopped or restarted) must not crash the process:
+  // the pool drops it and the next request connects anew.
   pool.on('error', (error) => {
     console.error('[db] idle PostgreSQL client error:', error.message);
   });
@@ -111,11 +155,20 @@ async function openPostgres(connectionString: string, max: number): Promise<Data
     db,
     kind: 'postgres',
     async exec(sql) {
-      // Without parameters pg uses the simple query protocol, which accepts several statements.
-      await pool.query(sql);
+      // Without parameters pg uses the simple query protocol, which accepts several statements. Without the
+      // API's statement timeout, on a connection of its own that is closed afterwards.
+      const client = await pool.connect();
+      try {
+        await client.query('set statement_timeout = 0');
+        await client.query(sql);
+      } finally {
+        client.release(true);
+      }
     },
     async ping() {
-      await pool.query('select 1');
+      // pg reads query_timeout from the query's config, which its types leave out.
+      const ping = { text: 'select 1', query_timeout: timeouts.pingMs };
+      await pool.query(ping);
     },
     async close() {
       // Kysely only ends the pool if it ever used it; exec/ping may have been the only users.
@@ -125,13 +178,15 @@ async function openPostgres(connectionString: string, max: number): Promise<Data
     async withRawTransaction(work) {
       const client = await pool.connect();
       try {
+        // Migrations may run long on a large database: no statement timeout, no read timeout.
         await client.query('begin');
+        await client.query('set local statement_timeout = 0');
         const tx: RawTransaction = {
           async exec(sql) {
             await client.query(sql);
           },
           async query<Row extends object>(sql: string, params: readonly unknown[] = []) {
-            const result = await client.query(sql, [...params]);
+            const result = await client.query({ text: sql, values: [...params] });
             return result.rows as Row[];
           },
         };

@@ -94,7 +94,7 @@ export function checkMetadata(metadata: string | null): { text: string | null; d
   } catch {
     throw badRequest([{ field: 'body.metadata', message: INPUT_MESSAGES.metadataNotJson }]);
   }
-  // The text itself holds no U+0000 (input-guard.ts), but its JSON may write one as an escape.
+  // The text itself holds no U+0000 nor unpaired surrogate (input-guard.ts), but its JSON may write one as an escape.
   const errors: FieldError[] = nulCharacterErrors(parsed, 'body.metadata');
   if (errors.length) throw badRequest(errors);
   const details: Partial<Record<MetadataField, string | null>> = {};

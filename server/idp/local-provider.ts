@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -9,6 +9,8 @@ import type { SigningKeys } from './signing-keys.ts';
 import { logoutPage, messagePage, signInPage, type DemoAccountLine } from './pages.ts';
 import { registerAccountSetupRoutes } from './account-setup.ts';
 import { registerDevMailboxRoutes } from './dev-mailbox.ts';
+import { createSignInThrottle, TOO_MANY_SIGN_IN_ATTEMPTS } from './sign-in-throttle.ts';
+import type { SecurityHeaders } from '../http/security-headers.ts';
 
 export interface LocalProviderOptions {
   issuer: string;
@@ -137,7 +139,7 @@ type RawRequest = IncomingMessage & { originalUrl?: string };
 export interface MountOptions {
   db: Kysely<Database>;
   /** The server's security headers, also on the pages the provider renders itself. */
-  securityHeaders: [string, string][];
+  securityHeaders: SecurityHeaders;
   demoAccounts: readonly DemoAccountLine[];
   /** HMAC secret of the account set-up links (/oidc/account/setup). */
   accountSetupSecret: string;
@@ -149,15 +151,21 @@ export async function mountLocalProvider(
   { db, securityHeaders, demoAccounts, accountSetupSecret }: MountOptions,
 ): Promise<void> {
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  // Failed sign-ins per account and client address (5 a minute), in this process's memory.
+  const throttle = createSignInThrottle();
+  /** Takes the answer out of Fastify's hands (its onSend hook will not run): the same headers, set on the raw answer. */
+  const handOver = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    for (const [name, value] of securityHeaders.for(request.url)) reply.raw.setHeader(name, value);
+    reply.raw.setHeader('x-request-id', request.id);
+  };
 
   // Everything under /oidc but the interaction, asset, account set-up and mailbox pages is the provider's (Koa) business:
   // hand the raw request over before Fastify parses a body.
   app.addHook('onRequest', async (request, reply) => {
     const url = request.raw.url ?? '';
     if (!url.startsWith('/oidc/') || ['/oidc/interaction/', '/oidc/assets/', '/oidc/account/', '/oidc/dev/'].some((own) => url.startsWith(own))) return;
-    reply.hijack();
-    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
-    reply.raw.setHeader('x-request-id', request.id);
+    handOver(request, reply);
     const raw = request.raw as RawRequest;
     raw.originalUrl = url;
     raw.url = url.slice('/oidc'.length);
@@ -183,7 +191,7 @@ export async function mountLocalProvider(
       if (!details) return reply.code(400).type('text/html').send(expiredPage());
       if (details.prompt.name === 'consent' && details.session?.accountId) {
         const grantId = await grantAll(provider, details.session.accountId, String(details.params.client_id), details.grantId);
-        reply.hijack();
+        handOver(request, reply);
         await provider.interactionFinished(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
         return;
       }
@@ -196,17 +204,23 @@ export async function mountLocalProvider(
       if (!details) return reply.code(400).type('text/html').send(expiredPage());
       const email = String(request.body?.email ?? '').trim();
       const password = String(request.body?.password ?? '');
+      const page = (error: string) => signInPage({ uid: request.params.uid, email, error, demoAccounts });
+      const waitSeconds = throttle.secondsBlocked(email, request.ip);
+      // Refused before any password check: a guesser learns nothing more in this minute.
+      if (waitSeconds > 0) return reply.code(429).header('retry-after', waitSeconds).type('text/html').send(page(TOO_MANY_SIGN_IN_ATTEMPTS));
       // The right password of a disabled account (a deactivated user) is told so rather than 'incorrect'.
       const disabled = email && password ? await disabledWithThisPassword(db, email, password) : null;
       const identity = email && password && disabled === null ? await verifyLocalCredentials(db, email, password) : null;
       if (!identity) {
+        if (email) throttle.recordFailure(email, request.ip);
         return reply
           .code(disabled ? 403 : 401)
           .type('text/html')
-          .send(signInPage({ uid: request.params.uid, email, error: disabled ? ACCOUNT_DISABLED : 'Adresse email ou mot de passe incorrect.', demoAccounts }));
+          .send(page(disabled ? ACCOUNT_DISABLED : 'Adresse email ou mot de passe incorrect.'));
       }
+      throttle.recordSuccess(email, request.ip);
       const grantId = await grantAll(provider, identity.subject, String(details.params.client_id), undefined);
-      reply.hijack();
+      handOver(request, reply);
       await provider.interactionFinished(
         request.raw,
         reply.raw,

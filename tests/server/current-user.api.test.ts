@@ -109,7 +109,7 @@ for (const backend of backends) {
 
     it('sends the security headers on every answer', async () => {
       const answer = await t.app.inject({ method: 'GET', url: '/healthz' });
-      expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+      expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       expect(answer.headers['content-security-policy']).toContain("script-src 'self'");
       expect(answer.headers['x-content-type-options']).toBe('nosniff');
       expect(answer.headers['strict-transport-security']).toMatch(/max-age=\d+/);

@@ -1,0 +1,69 @@
+// A PostgreSQL database of its own for a resilience test, next to TEST_DATABASE_URL's (`<name>_<suffix>`),
+// dropped afterwards. These tests run the server as production does, on PostgreSQL only.
+import pg from 'pg';
+import { describe, it } from 'vitest';
+import { databaseName, withDatabase } from '../../../bench/names.ts';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+/**
+ * The suite when TEST_DATABASE_URL is set. Without it the reason is printed and the suite is skipped, except in
+ * CI (CI=true, as .ci/run sets it), where a missing database fails the run instead of passing it untested.
+ */
+export function describeOnPostgres(title: string, body: () => void): void {
+  if (TEST_DATABASE_URL) {
+    describe(title, body);
+    return;
+  }
+  console.warn(`[tests/resilience] TEST_DATABASE_URL is not set: '${title}' is NOT run.`);
+  describe(title, () => {
+    it.runIf(process.env.CI === 'true')('has TEST_DATABASE_URL in CI', () => {
+      throw new Error('TEST_DATABASE_URL is required in CI: these tests run the server on PostgreSQL');
+    });
+    it.skip('runs on PostgreSQL (TEST_DATABASE_URL)', () => undefined);
+  });
+}
+
+export interface OwnDatabase {
+  name: string;
+  url: string;
+  query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
+  drop(): Promise<void>;
+}
+
+async function onAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new empty database `<TEST_DATABASE_URL's name>_<suffix>` (one left by an interrupted run is replaced). */
+export async function createOwnDatabase(suffix: string): Promise<OwnDatabase> {
+  if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is needed');
+  const name = `${databaseName(TEST_DATABASE_URL)}_${suffix}`;
+  const quoted = `"${name.replaceAll('"', '""')}"`;
+  await onAdmin(async (admin) => {
+    await admin.query(`drop database if exists ${quoted} with (force)`);
+    await admin.query(`create database ${quoted}`);
+  });
+  const url = withDatabase(TEST_DATABASE_URL, name);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let open = true;
+  return {
+    name,
+    url,
+    async query<Row>(text: string, values: unknown[] = []) {
+      return (await client.query(text, values)).rows as Row[];
+    },
+    async drop() {
+      if (open) await client.end();
+      open = false;
+      await onAdmin((admin) => admin.query(`drop database if exists ${quoted} with (force)`));
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// The fuzz's database snapshot (db-snapshot.ts) sees the changes a refused request must not make: a row
+// added anywhere, a user edited in place, an invitation decided, a role assignment replaced.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../../server/db/migrate.ts';
+import { seedDemoData } from '../../../server/db/seed.ts';
+import { createTestDatabase, type TestDatabase } from '../db/test-databases.ts';
+import { snapshotOf, type Snapshot } from './db-snapshot.ts';
+
+describe('the fuzz database snapshot', () => {
+  let database: TestDatabase, snapshot: Snapshot;
+  beforeAll(async () => {
+    database = await createTestDatabase({ name: 'pglite' });
+    await migrate(database.handle);
+    await seedDemoData(database.handle);
+    snapshot = await snapshotOf(database.handle.db);
+  });
+  afterAll(() => database?.dispose());
+
+  /** The snapshot differs after `change`, which is rolled back afterwards so that the cases stay independent. */
+  async function changes(change: string): Promise<boolean> {
+    const before = await snapshot();
+    await database.handle.exec('begin');
+    try {
+      await sql.raw(change).execute(database.handle.db);
+      return (await snapshot()) !== before;
+    } finally {
+      await database.handle.exec('rollback');
+    }
+  }
+
+  it('stays the same when nothing changes', async () => {
+    expect(await snapshot()).toBe(await snapshot());
+  });
+
+  it.each([
+    ['a row added to any table', `insert into permissions (code, label) values ('FUZZ_TEST', 'x')`],
+    ['a user edited in place (version and update time)', `update users set first_name = 'Autre', version = version + 1, updated_at = now() where email = 'rh.clinique@portail.test'`],
+    ['an invitation decided', `update invitations set status = 'REJECTED', rejection_reason = 'Motif de rejet suffisant', validator_email = 'backoffice@portail.test', processed_at = created_at where id = (select min(id) from invitations where status = 'PENDING')`],
+    ['an assignment replaced by another (same count)', `update role_assignments set role_id = (select id from roles where code = 'COMPTABLE') where id = (select id from role_assignments order by id limit 1)`],
+  ])('sees %s', async (_name, change) => {
+    expect(await changes(change)).toBe(true);
+  });
+});
