@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverEnv, tokenSigner } from '../../bench/server-env.ts';
 import { freePort } from '../../bench/server-process.ts';
@@ -14,6 +13,7 @@ import { requirePostgresBinaries, startPrivatePostgres, type PrivatePostgres } f
 import { startSteadyLoad, type Acknowledged, type LoadSetup, type Sample } from './db-load.ts';
 import { findHalfApplied, findMissingEffects } from './db-effects.ts';
 import { startWatchedServer, type WatchedServer } from './support/server-process.ts';
+import { withClient } from './support/database.ts';
 
 const OUTAGE_MS = 10_000;
 const ANSWER_BOUND_MS = 2_000;
@@ -31,15 +31,6 @@ const described = (list: Sample[]) => list.slice(0, 12).map((s) => `${s.loop}: $
 /** No sample in `list`; else a failure naming the first of them. */
 const expectNone = (list: Sample[], what: string) => expect(list.length, `${what}:\n${described(list)}`).toBe(0);
 
-async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** When the fault began and ended (performance.now()). */
 interface Timeline {
@@ -62,7 +53,7 @@ describe.runIf(binaries !== null)('PostgreSQL stopped for 10 s under a steady lo
   /** Everything the load and the test need, made through the API as the back office would. */
   async function prepare(origin: string): Promise<LoadSetup> {
     const sign = await tokenSigner(dataDir, origin);
-    const subjects = await onDatabase(cluster!.url, async (c) => (await c.query<{ email: string; auth_id: string }>('select email, auth_id from users where email = any($1)', [[BACK_OFFICE, EMPLOYER_ADMIN]])).rows);
+    const subjects = await withClient(cluster!.url, async (c) => (await c.query<{ email: string; auth_id: string }>('select email, auth_id from users where email = any($1)', [[BACK_OFFICE, EMPLOYER_ADMIN]])).rows);
     const token = async (email: string) => sign(subjects.find((s) => s.email === email)!.auth_id, email);
     const backoffice = await token(BACK_OFFICE);
     const get = async (url: string) => {
@@ -96,7 +87,7 @@ describe.runIf(binaries !== null)('PostgreSQL stopped for 10 s under a steady lo
     void server.exited.then(() => (exitedDuringRun = true));
     const setup = await prepare(server.origin);
     initialVersions = new Map(
-      await onDatabase(cluster.url, async (c) => (await c.query<{ id: string; version: number }>('select id, version from users where id = any($1)', [setup.updatedUsers.map((u) => u.id)])).rows.map((r) => [r.id, r.version])),
+      await withClient(cluster.url, async (c) => (await c.query<{ id: string; version: number }>('select id, version from users where id = any($1)', [setup.updatedUsers.map((u) => u.id)])).rows.map((r) => [r.id, r.version])),
     );
 
     const load = startSteadyLoad(setup);
@@ -185,12 +176,12 @@ describe.runIf(binaries !== null)('PostgreSQL stopped for 10 s under a steady lo
     expect(acknowledged.updates.length).toBeGreaterThan(10);
     expect(acknowledged.approvals.length).toBeGreaterThan(3);
     expect(acknowledged.creations.length).toBeGreaterThan(5);
-    const missing = await onDatabase(cluster!.url, (c) => findMissingEffects(c, acknowledged));
+    const missing = await withClient(cluster!.url, (c) => findMissingEffects(c, acknowledged));
     expect(missing).toEqual([]);
   });
 
   it('leaves no write half-applied, acknowledged or not (audit, accounts, assignments, versions, list counters)', async () => {
-    const halfApplied = await onDatabase(cluster!.url, (c) => findHalfApplied(c, initialVersions));
+    const halfApplied = await withClient(cluster!.url, (c) => findHalfApplied(c, initialVersions));
     expect(halfApplied).toEqual([]);
   });
 });

@@ -20,7 +20,6 @@ export function describeOnPostgres(title: string, body: () => void): void {
     it.runIf(process.env.CI === 'true')('has TEST_DATABASE_URL in CI', () => {
       throw new Error('TEST_DATABASE_URL is required in CI: these tests run the server on PostgreSQL');
     });
-    it.skip('runs on PostgreSQL (TEST_DATABASE_URL)', () => undefined);
   });
 }
 
@@ -31,8 +30,9 @@ export interface OwnDatabase {
   drop(): Promise<void>;
 }
 
-async function onAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+/** One connection to `url` for the time of `work`. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
@@ -46,7 +46,7 @@ export async function createOwnDatabase(suffix: string): Promise<OwnDatabase> {
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is needed');
   const name = `${databaseName(TEST_DATABASE_URL)}_${suffix}`;
   const quoted = `"${name.replaceAll('"', '""')}"`;
-  await onAdmin(async (admin) => {
+  await withClient(TEST_DATABASE_URL!, async (admin) => {
     await admin.query(`drop database if exists ${quoted} with (force)`);
     await admin.query(`create database ${quoted}`);
   });
@@ -63,7 +63,7 @@ export async function createOwnDatabase(suffix: string): Promise<OwnDatabase> {
     async drop() {
       if (open) await client.end();
       open = false;
-      await onAdmin((admin) => admin.query(`drop database if exists ${quoted} with (force)`));
+      await withClient(TEST_DATABASE_URL!, (admin) => admin.query(`drop database if exists ${quoted} with (force)`));
     },
   };
 }
