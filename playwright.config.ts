@@ -15,6 +15,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   globalSetup: './tests/e2e/global-setup.ts',
+  // Two runs side by side (E2E_PORT, E2E_DATA_DIR, WEB_ROOT) also need their own traces and screenshots.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   use: {
     baseURL: E2E_ORIGIN,
     ignoreHTTPSErrors: true,

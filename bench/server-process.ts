@@ -2,6 +2,8 @@
 // its log in a file, its resident memory read from /proc while the load runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -33,7 +35,30 @@ function readRssMb(pid: number): number {
   }
 }
 
-export async function startServer(options: { env: Record<string, string>; port: number; logFile: string; root: string }): Promise<ServerProcess> {
+/** Whether `${origin}/readyz` answers 200; an https origin is the local server's own certificate (`ca`, else not checked). */
+function isReady(origin: string, ca?: Buffer): Promise<boolean> {
+  return new Promise((resolve) => {
+    const url = `${origin}/readyz`;
+    const done = (answer: http.IncomingMessage) => (answer.resume(), resolve(answer.statusCode === 200));
+    const request = url.startsWith('https:') ? https.get(url, ca ? { ca } : { rejectUnauthorized: false }, done) : http.get(url, done);
+    request.on('error', () => resolve(false));
+    request.setTimeout(2000, () => request.destroy());
+  });
+}
+
+export interface StartOptions {
+  env: Record<string, string>;
+  port: number;
+  logFile: string;
+  root: string;
+  /** Where it answers: http://127.0.0.1:{port} unless the env makes it serve https (then https://localhost:{port}). */
+  origin?: string;
+  /** The certificate an https origin is checked against. */
+  ca?: Buffer;
+  readyTimeoutMs?: number;
+}
+
+export async function startServer(options: StartOptions): Promise<ServerProcess> {
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
   const log = fs.openSync(options.logFile, 'w');
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -41,22 +66,17 @@ export async function startServer(options: { env: Record<string, string>; port: 
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', log, log],
   });
-  const origin = `http://127.0.0.1:${options.port}`;
+  const origin = options.origin ?? `http://127.0.0.1:${options.port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let dead = false;
   void exited.then(() => (dead = true));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (dead) throw new Error(`the server stopped at start; see ${options.logFile}`);
-    try {
-      const answer = await fetch(`${origin}/readyz`);
-      if (answer.ok) break;
-    } catch {
-      // not listening yet
-    }
+  const timeoutMs = options.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
+  while (!(await isReady(origin, options.ca))) {
+    if (dead) throw new Error(`the server stopped at start; see ${options.logFile}:\n${fs.readFileSync(options.logFile, 'utf8').slice(-2000)}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the server did not get ready in 60 s; see ${options.logFile}`);
+      throw new Error(`the server did not get ready in ${timeoutMs / 1000} s; see ${options.logFile}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

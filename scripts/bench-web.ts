@@ -13,15 +13,14 @@
 // profile and a remote-debugging port; Lighthouse then drives that same browser through the port, so its
 // tab has the session (token cookie, MSAL's localStorage). Lighthouse's storage reset is off (it would sign
 // the person out); the HTTP cache is emptied before each run instead, so every run is a cold load.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import https from 'node:https';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
+import { freePort, startServer, type ServerProcess } from '../bench/server-process.ts';
 import { loadTls } from '../server/tls.ts';
 import type { ServerConfig } from '../server/config.ts';
 import { measureSearch } from './bench-web-search.ts';
@@ -50,18 +49,6 @@ function log(message: string) {
   console.log(`bench:web  ${message}`);
 }
 
-/** A TCP port free on this machine now. */
-function freePortOf(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
-
 function build(outDir: string): void {
   log(`building the SPA into ${path.relative(ROOT, outDir)} (vite build)`);
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
@@ -73,16 +60,10 @@ function spkiHash(certPem: string): string {
   return crypto.createHash('sha256').update(spki).digest('base64');
 }
 
-interface Server {
-  origin: string;
-  stop(): Promise<void>;
-}
-
-async function startServer(options: { port: number; dataDir: string; webRoot: string; certFile: string; keyFile: string; databaseUrl: string | null }): Promise<Server> {
+/** The server in production mode on the certificate Chromium trusts, with the local sign-in and the demo seed. */
+function startPortal(options: { port: number; dataDir: string; webRoot: string; certFile: string; keyFile: string; databaseUrl: string | null }): Promise<ServerProcess> {
   const origin = `https://localhost:${options.port}`;
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
     NODE_ENV: 'production',
     HOST: 'localhost',
     PORT: String(options.port),
@@ -102,36 +83,7 @@ async function startServer(options: { port: number; dataDir: string; webRoot: st
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
   };
   const logFile = path.join(options.dataDir, 'server.log');
-  const out = fs.openSync(logFile, 'w');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
-  let exitCode: number | null | undefined;
-  const exited = new Promise<void>((resolve) => child.once('exit', (code) => ((exitCode = code), resolve())));
-  const ca = fs.readFileSync(options.certFile);
-  const ready = () =>
-    new Promise<boolean>((resolve) => {
-      const request = https.get(`${origin}/readyz`, { ca }, (answer) => (answer.resume(), resolve(answer.statusCode === 200)));
-      request.on('error', () => resolve(false));
-      request.setTimeout(2000, () => request.destroy());
-    });
-  const deadline = Date.now() + 180_000;
-  while (!(await ready())) {
-    if (exitCode !== undefined) throw new Error(`the server stopped at start (exit ${exitCode}); see ${logFile}:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the server was not ready in 180 s; see ${logFile}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return {
-    origin,
-    async stop() {
-      if (exitCode === undefined) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-      fs.closeSync(out);
-    },
-  };
+  return startServer({ env, port: options.port, root: ROOT, logFile, origin, ca: fs.readFileSync(options.certFile), readyTimeoutMs: 180_000 });
 }
 
 async function signIn(page: Page, origin: string): Promise<void> {
@@ -262,10 +214,10 @@ async function main(): Promise<void> {
   const tls = await loadTls({ tls: { mode: 'self-signed' }, dataDir } as ServerConfig);
   const certFile = path.join(dataDir, 'tls', 'localhost.crt');
   const keyFile = path.join(dataDir, 'tls', 'localhost.key');
-  const port = Number(process.env.BENCH_WEB_PORT ?? (await freePortOf()));
+  const port = Number(process.env.BENCH_WEB_PORT ?? (await freePort()));
   log(`starting the server (production mode) on https://localhost:${port}`);
-  const server = await startServer({ port, dataDir, webRoot, certFile, keyFile, databaseUrl });
-  const debugPort = await freePortOf();
+  const server = await startPortal({ port, dataDir, webRoot, certFile, keyFile, databaseUrl });
+  const debugPort = await freePort();
   let context: BrowserContext | null = null;
   try {
     context = await chromium.launchPersistentContext(path.join(work, 'profile'), {

@@ -29,6 +29,9 @@ const STYLE = `
   .demo ul{padding-left:1.25rem;margin:.25rem 0}
   code{background:#e2e8f0;padding:0 .25rem;border-radius:.25rem}
   a{color:#1d4ed8}
+  .skip{position:absolute;left:.5rem;top:-3rem;padding:.5rem;border-radius:.25rem;background:#fff;color:#1e3a8a}
+  .skip:focus{top:.5rem}
+  main:focus{outline:none}
 `;
 
 function layout(title: string, body: string, head = ''): string {
@@ -41,7 +44,7 @@ function layout(title: string, body: string, head = ''): string {
 <style>${STYLE}</style>
 ${head}
 </head>
-<body><main>${body}</main></body>
+<body><a class="skip" href="#contenu">Aller au contenu</a><main id="contenu" tabindex="-1">${body}</main></body>
 </html>`;
 }
 

@@ -13,6 +13,7 @@ export const DROPDOWN_PAGE_SIZE = 100;
 export const organizationsKeys = {
   all: ['organizations'] as const,
   list: (query: OrganizationListQuery) => [...organizationsKeys.all, 'list', query] as const,
+  one: (id: string) => [...organizationsKeys.all, 'one', id] as const,
 };
 
 /** GET /api/v2/organizations */
@@ -23,4 +24,13 @@ export function fetchOrganizations(api: ApiClient, query: OrganizationListQuery)
 export function organizationsQueryOptions(api: ApiClient, query: OrganizationListQuery) {
   const staleTime = query.search ? ORGANIZATION_SEARCH_MS : ORGANIZATION_LIST_MS;
   return queryOptions({ queryKey: organizationsKeys.list(query), queryFn: () => fetchOrganizations(api, query), staleTime });
+}
+
+/** GET /api/v2/organizations/{id}: names a chosen organization that a list or a search left out. */
+export function organizationQueryOptions(api: ApiClient, id: string) {
+  return queryOptions({
+    queryKey: organizationsKeys.one(id),
+    queryFn: () => unwrap(api.GET('/api/v2/organizations/{id}', { params: { path: { id } } }), 'Failed to fetch organization'),
+    staleTime: ORGANIZATION_LIST_MS,
+  });
 }

@@ -17,6 +17,8 @@ export const frShell = {
       label: 'Navigation principale',
       collapse: 'Réduire le menu',
       expand: 'Déplier le menu',
+      menu: 'Menu',
+      closeMenu: 'Fermer le menu',
     },
     greeting: (name: string) => `Bonjour ${name}`,
     memberArea: 'Espace Adhérent / Webservices',

@@ -55,6 +55,7 @@ function AdminInvitations() {
         search={search}
         rows={rows}
         loading={query.isPending}
+        updating={query.isPlaceholderData}
         summary={query.isPending ? '' : range && data ? fr.invitations.range(range.from, range.to, data.totalCount) : fr.invitations.noResult}
         pagination={{ page: search.page, totalPages, items: pageItems(search.page, totalPages) }}
         searchDebounceMs={ADMIN_SEARCH_DEBOUNCE_MS}

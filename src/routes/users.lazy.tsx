@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { createLazyRoute, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Guarded } from './guarded';
-import { ActivationFlow, type ActivationRequest } from './users-activation';
+import type { ActivationRequest } from './users-activation';
 import { useDocumentTitle } from './use-document-title';
+import { useUsersOrganizationFilters } from './use-users-organization-filters';
 import { usersQueryOptions, type User } from '../api/users';
-import { organizationsQueryOptions, DROPDOWN_PAGE_SIZE } from '../api/organizations';
 import { rolesQueryOptions } from '../api/roles';
 import { useSession } from '../session';
 import type { SessionProfile } from '../machines/session/session.machine';
@@ -25,6 +25,8 @@ import type { UsersSearch } from './users';
 const TOAST_MS = 3300;
 const SEARCH_DEBOUNCE_MS = 500;
 const t = fr.usersList;
+// The confirmation of a deactivation, reactivation or deletion loads when first asked for: the list comes first (its 60 kB budget).
+const ActivationFlow = lazy(() => import('./users-activation').then((m) => ({ default: m.ActivationFlow })));
 
 function toRow(actor: SessionProfile, user: User, roleNames: Map<string, string>): UserRow {
   const name = `${user.firstName} ${user.lastName}`.trim();
@@ -51,11 +53,10 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
   useEffect(() => {
     if (passedToast) toast({ ...passedToast, durationMs: TOAST_MS });
   }, [passedToast, toast]);
-  const [sirenSearch, setSirenSearch] = useState('');
   const [request, setRequest] = useState<ActivationRequest | null>(null);
   const backOffice = isBackOffice(actor);
-  const sirens = useQuery(organizationsQueryOptions(api, { type: 'SIREN', search: sirenSearch || undefined, pageSize: DROPDOWN_PAGE_SIZE }));
-  const sirets = useQuery({ ...organizationsQueryOptions(api, { type: 'SIRET', parentId: search.siren, pageSize: DROPDOWN_PAGE_SIZE }), enabled: Boolean(search.siren) });
+  const update = (changes: Partial<UsersSearch>) => void navigate({ search: (prev) => ({ ...prev, ...changes }) });
+  const orgs = useUsersOrganizationFilters({ api, siren: search.siren, siret: search.siret, onChange: (changes) => update({ ...changes, page: 1 }) });
   const roles = useQuery(rolesQueryOptions(api));
   const users = useQuery(
     usersQueryOptions(api, {
@@ -69,19 +70,17 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
       pageSize: search.pageSize,
     }),
   );
-  const sirenOptions = (sirens.data?.items ?? []).map((o) => ({ value: o.id, label: `${o.name} (${o.code})` }));
-  const chosenSiren = sirens.data?.items.find((o) => o.id === search.siren) ?? (!backOffice && sirens.data?.items.length === 1 ? sirens.data.items[0] : undefined);
+  const chosenSiren = orgs.chosenSiren ?? (!backOffice && orgs.unsearchedSirens.length === 1 ? orgs.unsearchedSirens[0] : undefined);
   const title = !backOffice && chosenSiren ? t.titleFor(chosenSiren.name) : t.title;
   useDocumentTitle(title);
 
-  const update = (changes: Partial<UsersSearch>) => void navigate({ search: (prev) => ({ ...prev, ...changes }) });
   const roleNames = new Map((roles.data ?? []).map((r) => [r.code, r.name]));
   const rows = (users.data?.items ?? []).map((u) => toRow(actor, u, roleNames));
   const data = users.data;
   const range = data ? pageRange(data.page, data.pageSize, data.total) : null;
   const ask = (action: ActivationRequest['action'], row: UserRow) =>
     setRequest({ action, target: { id: row.id, name: row.name, isActive: row.isActive }, allowed: { deactivate: row.allowed.changeActivation, reactivate: row.allowed.changeActivation, delete: row.allowed.deletePermanently } });
-  const showSirenFilter = backOffice || (hasPermission(actor, 'USER_LIST') && sirenOptions.length > 0);
+  const showSirenFilter = backOffice || (hasPermission(actor, 'USER_LIST') && orgs.unsearchedSirens.length > 0);
 
   return (
     <>
@@ -93,8 +92,8 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
         onRequestAdmin={() => void router.navigate({ href: '/admin-actions' })}
         filters={
           <UsersFilters
-            sirens={showSirenFilter ? { options: sirenOptions, value: search.siren ?? '', search: sirenSearch, onSearch: setSirenSearch, onChange: (v) => update({ siren: v || undefined, siret: undefined, page: 1 }) } : null}
-            sirets={search.siren ? { options: (sirets.data?.items ?? []).map((o) => ({ value: o.id, label: `${o.name} (${o.code})` })), value: search.siret ?? '', onChange: (v) => update({ siret: v || undefined, page: 1 }) } : null}
+            sirens={showSirenFilter ? orgs.sirenFilter : null}
+            sirets={orgs.siretFilter}
             roles={{ options: (roles.data ?? []).map((r) => ({ value: r.code, label: roleDisplayLabel(r.name) })), value: search.role ?? '', onChange: (v) => update({ role: v || undefined, page: 1 }) }}
             search={{ value: search.search, delayMs: SEARCH_DEBOUNCE_MS, onSearch: (text) => update({ search: text, page: 1 }) }}
           />
@@ -104,6 +103,7 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
         table={
           <UsersTable
             rows={rows}
+            updating={users.isPlaceholderData}
             sort={search.sort}
             order={search.order}
             onSort={(sort) => update({ sort, order: search.sort === sort && search.order === 'asc' ? 'desc' : 'asc', page: 1 })}
@@ -120,14 +120,16 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
         pagination={{ page: search.page, totalPages: data?.totalPages ?? 0, items: compactPageItems(search.page, data?.totalPages ?? 0), onPage: (page) => update({ page }) }}
       />
       {request && (
-        <ActivationFlow
-          key={`${request.action}-${request.target.id}`}
-          api={api}
-          queryClient={queryClient}
-          request={request}
-          onOutcome={(outcome) => toast({ ...outcome, durationMs: TOAST_MS })}
-          onClose={() => setRequest(null)}
-        />
+        <Suspense fallback={null}>
+          <ActivationFlow
+            key={`${request.action}-${request.target.id}`}
+            api={api}
+            queryClient={queryClient}
+            request={request}
+            onOutcome={(outcome) => toast({ ...outcome, durationMs: TOAST_MS })}
+            onClose={() => setRequest(null)}
+          />
+        </Suspense>
       )}
     </>
   );

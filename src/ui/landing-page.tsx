@@ -1,19 +1,23 @@
 import { frShell as fr } from '../i18n/fr-shell';
+import { MAIN_CONTENT_ID, SkipLink } from './skip-link';
 
 export function LandingPage({ signedIn, onSignIn, onOpenPortal }: { signedIn: boolean; onSignIn: () => void; onOpenPortal: () => void }) {
   return (
-    <main id="contenu" className="flex min-h-screen items-center justify-center bg-gradient-to-br from-brand-50 to-slate-100 p-4">
-      <div className="w-full max-w-xl rounded-2xl bg-white p-10 shadow-lg">
-        <h1 className="mb-3 text-3xl font-bold text-brand-800">{fr.landing.title}</h1>
-        <p className="mb-8 text-slate-700">{fr.landing.intro}</p>
-        <button
-          type="button"
-          onClick={signedIn ? onOpenPortal : onSignIn}
-          className="rounded-lg bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700"
-        >
-          {signedIn ? fr.landing.goToPortal : fr.landing.signIn}
-        </button>
-      </div>
-    </main>
+    <>
+      <SkipLink />
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex min-h-screen items-center justify-center bg-gradient-to-br from-brand-50 to-slate-100 p-4">
+        <div className="w-full max-w-xl rounded-2xl bg-white p-10 shadow-lg">
+          <h1 className="mb-3 text-3xl font-bold text-brand-800">{fr.landing.title}</h1>
+          <p className="mb-8 text-slate-700">{fr.landing.intro}</p>
+          <button
+            type="button"
+            onClick={signedIn ? onOpenPortal : onSignIn}
+            className="rounded-lg bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700"
+          >
+            {signedIn ? fr.landing.goToPortal : fr.landing.signIn}
+          </button>
+        </div>
+      </main>
+    </>
   );
 }

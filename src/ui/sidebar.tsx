@@ -1,31 +1,8 @@
-import { useId, useState } from 'react';
-import type { NavEntry, NavEntryId } from '../domain/navigation';
+import { useState } from 'react';
+import type { NavEntry } from '../domain/navigation';
 import { frShell as fr } from '../i18n/fr-shell';
-import { ProfilePanel, type ProfileSummary } from './profile-panel';
-
-const LABELS: Record<NavEntryId, string> = {
-  home: fr.shell.nav.home,
-  admin: fr.shell.nav.admin,
-  users: fr.shell.nav.users,
-  profile: fr.shell.nav.profile,
-  signOut: fr.shell.nav.signOut,
-};
-
-const ICONS: Record<NavEntryId, string> = {
-  home: 'M3 10.5 12 3l9 7.5V21h-6v-6H9v6H3z',
-  admin: 'M12 2 4 5v6c0 5 3.4 9.4 8 11 4.6-1.6 8-6 8-11V5z',
-  users: 'M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zm-7 9c0-3.3 3.1-5 7-5s7 1.7 7 5m0-16.9a3.5 3.5 0 0 1 0 6.8M19 15.3c1.8.6 3 1.9 3 4.7',
-  profile: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm-7 9c0-3.9 3.1-6 7-6s7 2.1 7 6',
-  signOut: 'M15 12H4m0 0 4-4m-4 4 4 4M14 4h6v16h-6',
-};
-
-function Icon({ id }: { id: NavEntryId }) {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5 shrink-0" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
-      <path d={ICONS[id]} />
-    </svg>
-  );
-}
+import { NavList, onDark, ShellIcon, SignedInAs } from './nav-list';
+import type { ProfileSummary } from './profile-panel';
 
 export interface SidebarProps {
   entries: NavEntry[];
@@ -35,14 +12,15 @@ export interface SidebarProps {
   onNavigate: (href: string) => void;
 }
 
+/**
+ * The collapsible sidebar of 768 px and wider (below, the phone menu of MobileNav takes its place).
+ * Folded into a rail at first below 1024 px, where the tables need the room. It stays in view while a long
+ * page scrolls, its own content scrolling when the window is short (200 % zoom).
+ */
 export function Sidebar({ entries, currentPath, email, profile, onNavigate }: SidebarProps) {
-  // Folded at first on a narrow screen, where the content needs the room.
-  const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px)').matches === true);
-  const [profileOpen, setProfileOpen] = useState(false);
-  const profileId = useId();
-  const itemClass = 'flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm font-medium transition-colors';
+  const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 1023px)').matches === true);
   return (
-    <aside className={`flex shrink-0 flex-col bg-brand-800 text-white transition-[width] ${collapsed ? 'w-16' : 'w-72'}`}>
+    <aside className={`sticky top-0 hidden h-screen shrink-0 flex-col overflow-y-auto bg-brand-800 text-white transition-[width] md:flex ${collapsed ? 'w-16' : 'w-72'}`}>
       <div className="flex items-center justify-between gap-2 px-3 py-4">
         {!collapsed && <span className="text-lg font-bold">{fr.app.name}</span>}
         <button
@@ -50,69 +28,13 @@ export function Sidebar({ entries, currentPath, email, profile, onNavigate }: Si
           onClick={() => setCollapsed((c) => !c)}
           aria-expanded={!collapsed}
           aria-label={collapsed ? fr.shell.nav.expand : fr.shell.nav.collapse}
-          className="rounded-md p-2 hover:bg-brand-700"
+          className={`rounded-md p-2 hover:bg-brand-700 ${onDark}`}
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
-            <path d={collapsed ? 'm9 6 6 6-6 6' : 'm15 6-6 6 6 6'} />
-          </svg>
+          <ShellIcon d={collapsed ? 'm9 6 6 6-6 6' : 'm15 6-6 6 6 6'} />
         </button>
       </div>
-      <nav aria-label={fr.shell.nav.label} className="flex-1 px-2">
-        <ul className="flex flex-col gap-1">
-          {entries.map((entry) => {
-            const label = LABELS[entry.id];
-            if (entry.href === null) {
-              return (
-                <li key={entry.id}>
-                  <button
-                    type="button"
-                    aria-expanded={profileOpen && !collapsed}
-                    aria-controls={profileId}
-                    title={collapsed ? label : undefined}
-                    onClick={() => {
-                      // The panel needs room: 'Mon profil' in the collapsed sidebar opens both.
-                      if (collapsed) {
-                        setCollapsed(false);
-                        setProfileOpen(true);
-                      } else setProfileOpen((o) => !o);
-                    }}
-                    className={`${itemClass} hover:bg-brand-700`}
-                  >
-                    <Icon id={entry.id} />
-                    <span className={collapsed ? 'sr-only' : ''}>{label}</span>
-                  </button>
-                  {profileOpen && !collapsed && <ProfilePanel id={profileId} profile={profile} />}
-                </li>
-              );
-            }
-            const href = entry.href;
-            const active = currentPath === href || (href !== '/dashboard' && currentPath.startsWith(`${href}/`));
-            return (
-              <li key={entry.id}>
-                <a
-                  href={href}
-                  aria-current={active ? 'page' : undefined}
-                  title={collapsed ? label : undefined}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    onNavigate(href);
-                  }}
-                  className={`${itemClass} ${active ? 'bg-white text-brand-800' : 'hover:bg-brand-700'}`}
-                >
-                  <Icon id={entry.id} />
-                  <span className={collapsed ? 'sr-only' : ''}>{label}</span>
-                </a>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
-      <div className={`border-t border-brand-700 px-3 py-3 text-xs ${collapsed ? 'sr-only' : ''}`}>
-        <span className="block text-brand-100">{fr.shell.signedInAs}</span>
-        <span data-testid="sidebar-email" className="block break-all font-medium">
-          {email}
-        </span>
-      </div>
+      <NavList entries={entries} currentPath={currentPath} profile={profile} collapsed={collapsed} onNavigate={onNavigate} onExpand={() => setCollapsed(false)} />
+      <SignedInAs email={email} collapsed={collapsed} />
     </aside>
   );
 }

@@ -20,6 +20,10 @@ test('back office filters, searches, sorts and pages the requests, all kept in t
 
   await page.getByRole('group', { name: 'Filtrer par statut' }).getByRole('button', { name: 'Refusée' }).click();
   await expect(page).toHaveURL(/status=REJECTED/);
+  // Drawn from the new URL (the pressed filter): the previous rows stay on screen, the table busy, until the
+  // asked-for ones arrive (keepPreviousData).
+  await expect(page.getByRole('group', { name: 'Filtrer par statut' }).getByRole('button', { name: 'Refusée' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('table')).not.toHaveAttribute('aria-busy', 'true');
   const statuses = page.getByRole('row').locator('td:nth-child(5)');
   await expect(statuses.first()).toHaveText('Refusée');
   expect(new Set(await statuses.allTextContents())).toEqual(new Set(['Refusée']));
@@ -28,6 +32,7 @@ test('back office filters, searches, sorts and pages the requests, all kept in t
   await page.getByRole('columnheader', { name: /Email/ }).getByRole('button').click();
   await expect(page).toHaveURL(/sort=email/);
   await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page.getByRole('table')).not.toHaveAttribute('aria-busy', 'true');
   const emails = await page.getByRole('row').locator('td:nth-child(2)').allTextContents();
   expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b)));
 

@@ -1,21 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, signInToDashboard } from './fixtures';
+import { fillWizardDetails, signIn, signInToDashboard } from './fixtures';
 
 /** Letters only (spec §5 names), different on every run. */
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!);
 const NEW_PASSWORD = 'Nouveau-Compte-2026';
-
-async function fillDetails(page: Page, person: { firstName: string; lastName: string; email: string }) {
-  await page.getByRole('textbox', { name: 'Prénom' }).fill(person.firstName);
-  await page.getByRole('textbox', { name: 'Nom', exact: true }).fill(person.lastName);
-  await page.getByRole('textbox', { name: 'Email' }).fill(person.email);
-  await page.getByRole('textbox', { name: 'Fonction' }).fill('Assistante de direction');
-  await page.getByRole('textbox', { name: 'Téléphone' }).fill('+33 4 72 00 00 01');
-  await page.getByRole('textbox', { name: 'Adresse' }).fill('12 rue des Lilas');
-  await page.getByRole('textbox', { name: 'Code postal' }).fill('69003');
-  await page.getByRole('textbox', { name: 'Ville' }).fill('Lyon');
-  await page.getByRole('button', { name: 'Suivant' }).click();
-}
 
 const stepHeading = (page: Page, name: string) => page.getByRole('heading', { name, level: 2 });
 
@@ -26,7 +14,8 @@ test('back office creates a user on two SIRETs of two SIRENs with two roles; the
   await page.getByRole('button', { name: 'Ajouter un utilisateur' }).click();
   await expect(page.getByRole('heading', { name: 'Créer un utilisateur', level: 1 })).toBeVisible();
   await expect(page.getByText('Étape 1/4')).toBeVisible();
-  await fillDetails(page, person);
+  await fillWizardDetails(page, person);
+  await page.getByRole('button', { name: 'Suivant', exact: true }).click();
 
   await expect(stepHeading(page, 'Sélectionnez un ou plusieurs SIREN')).toBeVisible();
   const sirenSearch = page.getByRole('searchbox', { name: 'Rechercher un SIREN' });
@@ -35,10 +24,10 @@ test('back office creates a user on two SIRETs of two SIRENs with two roles; the
     await page.getByRole('checkbox', { name: new RegExp(name) }).check();
   }
   await expect(page.getByText('2 SIREN sélectionné(s)')).toBeVisible();
-  await page.getByRole('button', { name: 'Suivant' }).click();
+  await page.getByRole('button', { name: 'Suivant', exact: true }).click();
 
   await expect(stepHeading(page, 'Sélectionnez les SIRET où attribuer des rôles')).toBeVisible();
-  const next = page.getByRole('button', { name: 'Suivant' });
+  const next = page.getByRole('button', { name: 'Suivant', exact: true });
   await expect(next).toBeDisabled();
   await page.getByRole('checkbox', { name: /Clinique des Tilleuls - Lyon/ }).check();
   await expect(next).toBeDisabled();
@@ -83,16 +72,17 @@ test("a member administrator requests an administrator for 'Clinique des Tilleul
   await expect(page).toHaveURL(/\/admin-actions$/);
   await page.getByRole('button', { name: 'Créer un compte administrateur' }).click();
   await expect(page.getByRole('heading', { name: 'Demander un administrateur', level: 1 })).toBeVisible();
-  await fillDetails(page, person);
+  await fillWizardDetails(page, person);
+  await page.getByRole('button', { name: 'Suivant', exact: true }).click();
 
   // The only SIREN of this member administrator, chosen already, by radio button.
   await expect(page.getByRole('radio', { name: /Clinique des Tilleuls/ })).toBeChecked();
-  await page.getByRole('button', { name: 'Suivant' }).click();
+  await page.getByRole('button', { name: 'Suivant', exact: true }).click();
   await expect(page.getByText("Demande d'administrateur : tous les SIRET de ce SIREN sont sélectionnés automatiquement.")).toBeVisible();
   const lyon = page.getByRole('checkbox', { name: /Clinique des Tilleuls - Lyon/ });
   await expect(lyon).toBeChecked();
   await expect(lyon).toBeDisabled();
-  await page.getByRole('button', { name: 'Suivant' }).click();
+  await page.getByRole('button', { name: 'Suivant', exact: true }).click();
   await expect(page.getByRole('checkbox', { name: /Admin Adhérent/ })).toBeChecked();
   await page.getByRole('button', { name: 'Créer Administrateur' }).click();
   await expect(page).toHaveURL(/\/utilisateurs\?/);

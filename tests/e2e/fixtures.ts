@@ -49,8 +49,8 @@ export async function createPendingInvitation(page: Page, organizationName: stri
   return { ...(await answer.json()), email } as { id: number; inviteeEmail: string; email: string; organizationCode: string };
 }
 
-/** A new user of an employer (found by name), holding one external role on one of its establishments, made through the API. */
-export async function createUser(page: Page, organizationName: string, options: { lastName?: string; roleCode?: string } = {}) {
+/** A new user of an employer (found by name), holding one external role (or those of roleCodes) on one of its establishments, made through the API. */
+export async function createUser(page: Page, organizationName: string, options: { lastName?: string; roleCode?: string; roleCodes?: string[] } = {}) {
   const headers = { Authorization: `Bearer ${await bearer(page)}` };
   const sirets = await (await page.request.get(`/api/v2/organizations?type=SIRET&search=${encodeURIComponent(organizationName)}`, { headers })).json();
   const roles = (await (await page.request.get('/api/v2/roles', { headers })).json()) as { id: number; code: string }[];
@@ -66,9 +66,34 @@ export async function createUser(page: Page, organizationName: string, options: 
     postalCode: '69000',
     city: 'Lyon',
     organizationCodes: [sirets.items[0].code],
-    roleIds: [roles.find((r) => r.code === (options.roleCode ?? 'COMPTABLE'))!.id],
+    roleIds: (options.roleCodes ?? [options.roleCode ?? 'COMPTABLE']).map((code) => roles.find((r) => r.code === code)!.id),
   };
   const answer = await page.request.post('/api/v2/users/complete', { headers, data: body });
   expect(answer.status(), await answer.text()).toBe(201);
-  return { email: body.email, name: `Camille ${lastName}` };
+  return { id: (await answer.json()).user.id as string, email: body.email, name: `Camille ${lastName}` };
+}
+
+/** Fills the wizard's step 1 ('Détails personnels') with a valid person. */
+export async function fillWizardDetails(page: Page, person: { firstName?: string; lastName: string; email: string }): Promise<void> {
+  await page.getByRole('textbox', { name: 'Prénom' }).fill(person.firstName ?? 'Élodie');
+  await page.getByRole('textbox', { name: 'Nom', exact: true }).fill(person.lastName);
+  await page.getByRole('textbox', { name: 'Email' }).fill(person.email);
+  await page.getByRole('textbox', { name: 'Fonction' }).fill('Assistante de direction');
+  await page.getByRole('textbox', { name: 'Téléphone' }).fill('+33 4 72 00 00 01');
+  await page.getByRole('textbox', { name: 'Adresse' }).fill('12 rue des Lilas');
+  await page.getByRole('textbox', { name: 'Code postal' }).fill('69003');
+  await page.getByRole('textbox', { name: 'Ville' }).fill('Lyon');
+}
+
+/** Signs in as the inactive demo account: the browser's own alert 'Votre compte est désactivé.', then the landing page, signed out. */
+export async function signInAsInactive(page: Page): Promise<void> {
+  const alerts: string[] = [];
+  page.on('dialog', (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
+  await signIn(page, 'inactif@portail.test');
+  await expect.poll(() => alerts).toEqual(['Votre compte est désactivé.']);
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
 }

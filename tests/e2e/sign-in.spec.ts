@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { sidebar, signIn, signInToDashboard } from './fixtures';
+import { sidebar, signIn, signInAsInactive, signInToDashboard } from './fixtures';
 
 const personas = [
   { email: 'backoffice@portail.test', entries: ['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Mon profil', 'Déconnexion'] },
@@ -37,15 +37,7 @@ test('the token cookie is written for 12 hours, Secure and SameSite=Lax', async 
 });
 
 test('an inactive account is told it is disabled and signed out', async ({ page, context }) => {
-  const alerts: string[] = [];
-  page.on('dialog', (dialog) => {
-    alerts.push(dialog.message());
-    void dialog.accept();
-  });
-  await signIn(page, 'inactif@portail.test');
-  await expect.poll(() => alerts).toEqual(['Votre compte est désactivé.']);
-  await page.waitForURL((url) => url.pathname === '/');
-  await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
+  await signInAsInactive(page);
   expect((await context.cookies()).find((c) => c.name === 'portail.accessToken')).toBeUndefined();
 });
 

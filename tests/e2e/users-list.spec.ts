@@ -17,21 +17,47 @@ test('back office filters by SIREN, SIRET and role, searches, sorts and pages', 
   await signInToDashboard(page, 'backoffice@portail.test');
   await openUsers(page);
   await expect(page.getByText(/^Affichage 1-10 sur \d+ utilisateurs$/)).toBeVisible();
-  await expect(page.getByLabel('SIRET')).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'SIRET', exact: true })).toHaveCount(0);
 
-  const sirenSelect = page.getByLabel('SIREN', { exact: true });
-  await expect(sirenSelect.locator('option', { hasText: 'Clinique des Tilleuls' })).toHaveCount(1);
-  const clinic = (await sirenSelect.locator('option').allTextContents()).find((label) => label.startsWith('Clinique des Tilleuls'))!;
-  await sirenSelect.selectOption({ label: clinic });
+  // The SIREN filter: a combobox searched on the server; the option is picked by name, as a person would.
+  const siren = page.getByRole('combobox', { name: 'SIREN', exact: true });
+  const sirenOptions = page.getByRole('listbox', { name: 'SIREN', exact: true }).getByRole('option');
+  await expect(siren).toHaveValue('Tous');
+  await siren.fill('Tilleuls');
+  await expect(sirenOptions).toHaveText([/^Clinique des Tilleuls \(\d{9}\)$/]);
+  await sirenOptions.first().click();
   await expect(page).toHaveURL(/siren=/);
-  await expect(page.getByLabel('SIRET')).toBeVisible();
-  const sirets = await page.getByLabel('SIRET').locator('option').allTextContents();
-  expect(sirets[0]).toBe('Tous');
-  await page.getByLabel('SIRET').selectOption({ index: 1 });
+  await expect(siren).toHaveValue(/^Clinique des Tilleuls \(\d{9}\)$/);
+  const clinic = await siren.inputValue();
+  // Another search that leaves the chosen SIREN out, then Escape: the choice stays, and shows.
+  await siren.fill('Glycines');
+  await expect(sirenOptions).toHaveText([/^EHPAD Les Glycines/]);
+  await siren.press('Escape');
+  await expect(siren).toHaveValue(clinic);
+  await expect(page).toHaveURL(/siren=/);
+
+  // The SIRET filter, by keyboard: 'Tous' first (the clinic has several), ArrowDown to the first SIRET, Enter.
+  const siret = page.getByRole('combobox', { name: 'SIRET', exact: true });
+  await expect(siret).toHaveValue('Tous');
+  await siret.focus();
+  await siret.press('ArrowDown');
+  const siretOptions = page.getByRole('listbox', { name: 'SIRET', exact: true }).getByRole('option');
+  await expect(siretOptions.nth(1)).toHaveText(/^Clinique des Tilleuls.* \(\d{14}\)$/);
+  await expect(siretOptions.first()).toHaveText('Tous');
+  const firstSiret = await siretOptions.nth(1).textContent();
+  await siret.press('ArrowDown');
+  await siret.press('Enter');
   await expect(page).toHaveURL(/siret=/);
+  await expect(siret).toHaveValue(firstSiret!);
   await expect(page.getByRole('row').nth(1)).toBeVisible();
 
-  await sirenSelect.selectOption({ label: 'Tous' });
+  // 'Tous' clears the SIREN, and with it the SIRET filter.
+  await siren.click();
+  await page.getByRole('listbox', { name: 'SIREN', exact: true }).getByRole('option', { name: 'Tous' }).click();
+  await expect(page).not.toHaveURL(/siren=/);
+  await expect(siren).toHaveValue('Tous');
+  await expect(siret).toHaveCount(0);
+
   await page.getByLabel('Filtrer par rôle :').selectOption({ label: 'Comptable' });
   await expect(page).toHaveURL(/role=COMPTABLE/);
   const badges = page.getByRole('row').locator('td:nth-child(4)');
@@ -40,18 +66,35 @@ test('back office filters by SIREN, SIRET and role, searches, sorts and pages', 
   await page.getByLabel('Filtrer par rôle :').selectOption({ label: 'Tous' });
   await page.getByRole('columnheader', { name: /Email/ }).getByRole('button').click();
   await expect(page).toHaveURL(/sort=email/);
-  // The previous page stays on screen until the sorted one arrives (keepPreviousData): wait for the new order.
-  const emailCells = page.getByRole('row').locator('td:nth-child(2)');
-  await expect.poll(async () => {
-    const emails = await emailCells.allTextContents();
-    return emails.length > 1 && emails.join('\n') === [...emails].sort((a, b) => a.localeCompare(b)).join('\n');
-  }).toBe(true);
+  // Drawn from the new URL (the header's order): the previous page stays on screen, the table busy, until the
+  // sorted one arrives (keepPreviousData).
+  await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page.getByRole('table')).not.toHaveAttribute('aria-busy', 'true');
+  const emails = await page.getByRole('row').locator('td:nth-child(2)').allTextContents();
+  expect(emails.length).toBeGreaterThan(1);
+  expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b)));
   await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Page 2' }).click();
   await expect(page.getByText(/^Affichage 11-20 sur \d+ utilisateurs$/)).toBeVisible();
 
   await searchFor(page, 'personne-inexistante-xyz');
   await expect(page.getByText('Aucun utilisateur trouvé')).toBeVisible();
   await expect(page.getByText('Aucun utilisateur', { exact: true })).toBeVisible();
+});
+
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true });
+
+  test("a tap on '+n' lists a user's other roles, and a tap elsewhere hides them", async ({ page }) => {
+    await signInToDashboard(page, 'backoffice@portail.test');
+    const user = await createUser(page, 'Clinique des Tilleuls', { lastName: 'Toucher', roleCodes: ['COMPTABLE', 'RESSOURCE_HUMAINE'] });
+    await openUsers(page);
+    await searchFor(page, user.email);
+    const plus = rowOf(page, user.email).getByRole('button', { name: /autre\(s\) rôle\(s\)/ });
+    await plus.tap();
+    await expect(page.getByRole('tooltip')).toBeVisible();
+    await page.getByRole('heading', { name: 'Gestion des utilisateurs' }).tap();
+    await expect(page.getByRole('tooltip')).toHaveCount(0);
+  });
 });
 
 test('back office deactivates then reactivates a user', async ({ page }) => {

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AppShell, type AppShellProps } from '../../src/ui/app-shell';
 import { navigationFor } from '../../src/domain/navigation';
@@ -177,6 +177,118 @@ describe('AppShell collapsible sidebar', () => {
 
     await user.click(screen.getByRole('button', { name: 'Déplier le menu' }));
     expect(within(navigation().getByRole('link', { name: 'Accueil' })).getByText('Accueil').classList.contains('sr-only')).toBe(false);
+  });
+});
+
+/** A stand-in for window.matchMedia at a given width, whose 'change' listeners a test can fire. */
+function stubScreenWidth(width: number) {
+  const listeners = new Set<() => void>();
+  const matches = (media: string) => {
+    const min = /min-width:\s*(\d+)px/.exec(media);
+    const max = /max-width:\s*(\d+)px/.exec(media);
+    return (!min || width >= Number(min[1])) && (!max || width <= Number(max[1]));
+  };
+  vi.stubGlobal('matchMedia', (media: string) => {
+    const query = {
+      media,
+      get matches() {
+        return matches(media);
+      },
+      addEventListener: (_type: string, listener: () => void) => listeners.add(listener),
+      removeEventListener: (_type: string, listener: () => void) => listeners.delete(listener),
+    };
+    return query;
+  });
+  return {
+    resize(to: number) {
+      width = to;
+      act(() => listeners.forEach((listener) => listener()));
+    },
+  };
+}
+
+/** The drawer, once its lazy chunk has loaded (a loaded machine may take more than findBy's default second). */
+const findDrawer = () => screen.findByRole('dialog', { name: 'Portail Habilitations' }, { timeout: 5000 });
+
+describe('AppShell on a narrow screen', () => {
+  // The drawer is a lazy chunk: transformed once here, so that the first test's wait is not the transform's.
+  beforeAll(() => import('../../src/ui/mobile-drawer'));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("opens the navigation from the 'Menu' button as a dialog, with every entry and the email", async () => {
+    const user = userEvent.setup();
+    renderShell();
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await user.click(menu);
+    const drawer = await findDrawer();
+    const nav = within(within(drawer).getByRole('navigation', { name: 'Navigation principale' }));
+    expect(nav.getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Mon profil', 'Déconnexion']);
+    expect(nav.getByRole('link', { name: 'Accueil' }).getAttribute('aria-current')).toBe('page');
+    expect(within(drawer).getByText('backoffice@portail.test')).toBeTruthy();
+    // Focus is taken into the dialog.
+    expect(drawer.contains(document.activeElement)).toBe(true);
+  });
+
+  it('closes the drawer on a followed link, calls onNavigate, and leaves the focus on the main content', async () => {
+    const user = userEvent.setup();
+    const { onNavigate } = renderShell();
+    await user.click(screen.getByRole('button', { name: 'Menu' }));
+    await user.click(within(await findDrawer()).getByRole('link', { name: 'Gestion des utilisateurs' }));
+    expect(onNavigate).toHaveBeenCalledWith('/utilisateurs');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+  });
+
+  it("closes on Escape and on 'Fermer le menu', giving the focus back to the 'Menu' button", async () => {
+    const user = userEvent.setup();
+    const { onNavigate } = renderShell();
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    expect(menu.getAttribute('aria-haspopup')).toBe('dialog');
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    await user.click(menu);
+    expect((await findDrawer()).contains(document.activeElement)).toBe(true);
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(menu);
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    await user.click(menu);
+    await user.click(within(await findDrawer()).getByRole('button', { name: 'Fermer le menu' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(menu);
+    expect(onNavigate).not.toHaveBeenCalled();
+  });
+
+  it("opens 'Mon profil' inside the drawer", async () => {
+    const user = userEvent.setup();
+    renderShell();
+    await user.click(screen.getByRole('button', { name: 'Menu' }));
+    const drawer = within(await findDrawer());
+    const profile = drawer.getByRole('button', { name: 'Mon profil' });
+    await user.click(profile);
+    expect(profile.getAttribute('aria-expanded')).toBe('true');
+    expect(drawer.getByText('Back-office')).toBeTruthy();
+  });
+
+  it('closes the drawer once the screen widens to 768 px, where the sidebar comes back', async () => {
+    const user = userEvent.setup();
+    const screenWidth = stubScreenWidth(375);
+    renderShell();
+    await user.click(screen.getByRole('button', { name: 'Menu' }));
+    expect(await findDrawer()).toBeTruthy();
+    screenWidth.resize(800);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it.each([
+    { width: 800, folded: true },
+    { width: 1023, folded: true },
+    { width: 1024, folded: false },
+  ])('starts the sidebar folded ($folded) at $width px', ({ width, folded }) => {
+    stubScreenWidth(width);
+    renderShell();
+    expect(screen.getByRole('button', { name: folded ? 'Déplier le menu' : 'Réduire le menu' }).getAttribute('aria-expanded')).toBe(String(!folded));
   });
 });
 

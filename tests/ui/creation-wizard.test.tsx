@@ -145,6 +145,10 @@ const shortName = (path: TestPath<Machine>) => path.description.replace(/details
 const button = (name: string) => screen.getByRole('button', { name });
 const checked = (element: HTMLElement) => (element as HTMLInputElement).checked;
 const disabled = (element: HTMLElement) => (element as HTMLInputElement | HTMLButtonElement).disabled;
+/** 'Suivant' and the final button stay focusable when they cannot be used (aria-disabled), saying why. */
+const unavailable = (element: HTMLElement) => element.getAttribute('aria-disabled') === 'true';
+/** The step's heading (the processing overlay has a heading of its own). */
+const stepHeading = () => screen.getAllByRole('heading', { level: 2 }).find((heading) => !heading.closest('[role="alertdialog"]'))!;
 /** The text a control points at with aria-describedby. */
 const reasonOf = (element: HTMLElement) => document.getElementById(element.getAttribute('aria-describedby') ?? '')?.textContent ?? null;
 const field = (name: WizardDetailField) => screen.getByRole('textbox', { name: t.fields[name] });
@@ -187,8 +191,11 @@ async function perform(event: Event, before: Snapshot, view: View, user: User) {
     case 'wizard.next': {
       const next = button(t.next);
       if (before.can(event)) return user.click(next);
-      expect(disabled(next), "'Suivant' disabled").toBe(true);
+      expect(unavailable(next), "'Suivant' unavailable").toBe(true);
       expect(reasonOf(next)).toBe(BLOCKED[stepOf(before) as keyof typeof BLOCKED]);
+      // Still focusable and pressable, it does nothing (the checks after the step find the screen unchanged).
+      await user.click(next);
+      expect(document.activeElement).toBe(next);
       return;
     }
     case 'wizard.back': {
@@ -206,8 +213,9 @@ async function perform(event: Event, before: Snapshot, view: View, user: User) {
       const plan = planSubmission(before.context.mode, draft, before.context.senderEmail);
       if (plan.kind === 'refused' && plan.reason === 'noRole') {
         // The machine would refuse it: the screen does not let it be sent, and says why.
-        expect(disabled(submit), `'${t.submit.user}' disabled`).toBe(true);
+        expect(unavailable(submit), `'${t.submit.user}' unavailable`).toBe(true);
         expect(reasonOf(submit)).toBe(t.blocks.noRole);
+        await user.click(submit);
         return;
       }
       return user.click(submit);
@@ -293,14 +301,15 @@ async function expectScreen(s: Snapshot, view: View) {
     return;
   }
   const step = stepOf(s) ?? 'roles';
-  expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(t.steps[step]);
+  expect(stepHeading().textContent).toBe(t.steps[step]);
   expect(screen.getByText(t.stepper(WIZARD_STEPS.indexOf(step) + 1))).toBeTruthy();
 
   if (s.matches('submitting')) {
-    const overlay = await screen.findByText(t.overlay[mode]);
-    expect(overlay.closest('[role="status"]')).not.toBeNull();
+    // The overlay is a modal alert dialog named by its text, holding the focus.
+    const overlay = await screen.findByRole('alertdialog', { name: t.overlay[mode] });
+    expect(overlay.contains(document.activeElement)).toBe(true);
     // The machine takes nothing but the answer meanwhile: nothing can be pressed or changed.
-    expect(disabled(button(t.sending))).toBe(true);
+    expect(unavailable(button(t.sending))).toBe(true);
     expect(disabled(button(t.previous))).toBe(true);
     for (const role of s.context.offeredRoles ?? []) expect(disabled(screen.getByLabelText(roleName(role.id))), role.code).toBe(true);
     // One creation sent, with what the machine planned.
@@ -359,6 +368,13 @@ async function expectScreen(s: Snapshot, view: View) {
   }
 }
 
+/** Where the focus is after a step: on a new step's heading; back on the final button once a failed submission's overlay closes. */
+async function expectFocus(before: Snapshot, after: Snapshot, event: Event) {
+  const [was, step] = [stepOf(before), stepOf(after)];
+  if (was && step && step !== was) expect(document.activeElement, "the new step's heading").toBe(stepHeading());
+  if (event.type === 'xstate.error.actor.submitCreation') await waitFor(() => expect(document.activeElement, 'the final button').toBe(button(t.submit.user)));
+}
+
 /** Walks a path on the screen, the machine alongside to say what each state holds. */
 async function walk(path: TestPath<Machine>) {
   const input = path.input!;
@@ -385,6 +401,7 @@ async function walk(path: TestPath<Machine>) {
       expect(after.value).toEqual(step.expectedStateValue);
       uiModel.invariant!(after, step.event);
       await expectScreen(after, view);
+      await expectFocus(before, after, step.event);
     });
   }
   // Normal mode with SIRENs offered reads no SIREN from the server.
@@ -416,7 +433,7 @@ async function fillDetails(user: User, details: Partial<Record<WizardDetailField
 }
 
 describe('the creation wizard (spec §2, §5)', () => {
-  it("shows the French errors under the invalid fields after 'Suivant', marking them invalid, and stays on step 1", async () => {
+  it("shows the French errors under the invalid fields after 'Suivant', marking them invalid, and stays on step 1 with the focus on the first", async () => {
     await openWizard(wizardInputs.userByMemberAdmin!);
     const user = userEvent.setup({ delay: null });
     await fillDetails(user, { city: 'L', email: '' });
@@ -425,7 +442,7 @@ describe('the creation wizard (spec §2, §5)', () => {
     expect(field('email').getAttribute('aria-invalid')).toBeNull();
     expect(screen.queryByText('Adresse email invalide')).toBeNull();
     await user.click(button(t.next));
-    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(t.steps.details);
+    expect(stepHeading().textContent).toBe(t.steps.details);
     for (const [name, message] of [
       ['email', 'Adresse email invalide'],
       ['city', 'Minimum 2 caractères requis'],
@@ -434,12 +451,37 @@ describe('the creation wizard (spec §2, §5)', () => {
       expect(reasonOf(field(name)), name).toBe(message);
     }
     for (const name of ['firstName', 'lastName', 'jobTitle', 'street', 'postalCode'] as const) expect(field(name).getAttribute('aria-invalid'), name).toBeNull();
+    // The focus on the first invalid field, whose description says what is wrong; then on the next one left.
+    expect(document.activeElement).toBe(field('email'));
     await user.clear(field('email'));
     await user.type(field('email'), validDetails.email);
+    await user.click(button(t.next));
+    expect(document.activeElement).toBe(field('city'));
     await user.type(field('city'), 'yon');
     expect(screen.queryAllByRole('textbox').filter((box) => box.getAttribute('aria-invalid'))).toEqual([]);
     await user.click(button(t.next));
-    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(t.steps.sirens);
+    expect(stepHeading().textContent).toBe(t.steps.sirens);
+    expect(document.activeElement).toBe(stepHeading());
+  });
+
+  it("keeps 'Suivant' focusable while required fields are empty, saying why, and pressing it does nothing", async () => {
+    await openWizard(wizardInputs.userByMemberAdmin!);
+    const user = userEvent.setup({ delay: null });
+    await fillDetails(user, { city: '' });
+    const next = button(t.next);
+    expect(unavailable(next)).toBe(true);
+    expect(disabled(next)).toBe(false);
+    expect(reasonOf(next)).toBe(t.required);
+    // From the last field, Tab reaches it ('Étape précédente' is disabled on step 1).
+    await user.click(field('city'));
+    await user.tab();
+    expect(document.activeElement).toBe(next);
+    await user.keyboard('{Enter}');
+    expect(stepHeading().textContent).toBe(t.steps.details);
+    expect(document.activeElement).toBe(next);
+    await user.type(field('city'), 'Lyon');
+    expect(unavailable(next)).toBe(false);
+    expect(reasonOf(next)).toBeNull();
   });
 
   it("stops at 5 roles, saying 'Vous avez atteint la limite de 5 rôles.' and disabling the others", async () => {
@@ -482,7 +524,7 @@ describe('the creation wizard (spec §2, §5)', () => {
         expect(disabled(within(region).getByRole('checkbox', { name: new RegExp(siret.code) }))).toBe(true);
       }
       expect(disabled(selectAllSirets(region, sirenA))).toBe(true);
-      await waitFor(() => expect(disabled(button(t.next))).toBe(false));
+      await waitFor(() => expect(unavailable(button(t.next))).toBe(false));
       await user.click(button(t.next));
       // The member-administrator role alone, already chosen.
       await rolesShown();
@@ -523,8 +565,8 @@ describe('the creation wizard (spec §2, §5)', () => {
       view.api.pending()[0]!.answer({ status: 409, body: { error: 'Conflict', message: 'Une invitation est déjà en attente pour cette combinaison (already exists).', requestId: 't' } });
       expect((await screen.findByRole('alert')).textContent).toBe('Une invitation est déjà en attente pour cette combinaison.');
       expect(screen.queryByText(t.overlay.admin)).toBeNull();
-      expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(t.steps.roles);
-      expect(disabled(button(t.submit.admin))).toBe(false);
+      expect(stepHeading().textContent).toBe(t.steps.roles);
+      expect(unavailable(button(t.submit.admin))).toBe(false);
     });
   });
 });

@@ -13,7 +13,8 @@ function reasonOf(element: HTMLElement): string | null {
 
 const tab = (name: string) => screen.getByRole('tab', { name });
 const saveButton = () => screen.getByRole('button', { name: 'Enregistrer' });
-const disabled = (element: HTMLElement) => element.hasAttribute('disabled');
+/** Disabled, or (a blocked tab, focusable for its tooltip) marked aria-disabled. */
+const disabled = (element: HTMLElement) => element.hasAttribute('disabled') || element.getAttribute('aria-disabled') === 'true';
 
 async function openLoaded() {
   const api = fakeApi();
@@ -52,6 +53,17 @@ describe('the edit tabs (spec §2, §4)', () => {
     await user.click(await within(group).findByRole('checkbox', { name: /EHPAD Les Glycines - Nantes/ }));
     expect(disabled(tab('Rôles'))).toBe(false);
     expect(reasonOf(tab('Rôles'))).toBeNull();
+  });
+
+  it('keeps a blocked tab in the tab list and focusable (its tooltip says why), and stays on the current tab when it is pressed', async () => {
+    const { user } = await openLoaded();
+    await chooseGlycines(user);
+    const roles = tab('Rôles');
+    expect(roles.parentElement?.getAttribute('role')).toBe('tablist');
+    expect(roles.hasAttribute('disabled')).toBe(false);
+    await user.click(roles);
+    expect(tab('SIREN').getAttribute('aria-selected')).toBe('true');
+    expect(roles.getAttribute('aria-selected')).toBe('false');
   });
 
   it("takes all the SIRETs of a SIREN marked 'Tout sélectionner' once they are loaded", async () => {

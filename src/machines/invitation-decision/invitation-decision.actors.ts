@@ -26,8 +26,9 @@ export function invitationDecisionActors(api: ApiClient, queryClient: QueryClien
               : { status: 0, statusText: '', message: null, reasonError: null };
           throw failure;
         } finally {
-          // Decided here or elsewhere meanwhile: the lists show the truth either way.
-          void queryClient.invalidateQueries({ queryKey: invitationsKeys.all });
+          // Decided here or elsewhere meanwhile: the lists show the truth either way, before the confirmation
+          // closes (so that the focus it hands back finds the row as it now is).
+          await queryClient.invalidateQueries({ queryKey: invitationsKeys.all });
         }
       }),
     },

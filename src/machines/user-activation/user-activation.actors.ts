@@ -17,7 +17,8 @@ export function userActivationActors(api: ApiClient, queryClient: QueryClient) {
           const failure: ActivationFailure = error instanceof ApiFailure ? { status: error.status, message: error.body?.message ?? null } : { status: 0, message: null };
           throw failure;
         } finally {
-          void queryClient.invalidateQueries({ queryKey: usersKeys.all });
+          // Before the confirmation closes, so that the focus it hands back finds the row as it now is.
+          await queryClient.invalidateQueries({ queryKey: usersKeys.all });
         }
       }),
     },

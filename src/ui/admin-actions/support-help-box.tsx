@@ -31,7 +31,7 @@ export function SupportHelpBox({ hours, phone, email }: SupportContact) {
         </li>
         <li>
           {t.email}{' '}
-          <a href={`mailto:${email}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+          <a href={`mailto:${email}`} className="font-medium text-brand-700 underline-offset-2 [overflow-wrap:anywhere] hover:underline">
             {email}
           </a>
         </li>

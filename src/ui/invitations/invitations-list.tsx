@@ -15,6 +15,8 @@ export interface InvitationsListProps {
   search: { status: StatusFilter; search: string; sort: InvitationSort; order: SortOrder; page: number; pageSize: PageSize };
   rows: InvitationRow[];
   loading: boolean;
+  /** The rows shown are the previous ones while the asked-for ones load. */
+  updating: boolean;
   summary: string;
   pagination: { page: number; totalPages: number; items: PageItem[] };
   searchDebounceMs: number;
@@ -61,6 +63,7 @@ export function InvitationsList(props: InvitationsListProps) {
       ) : (
         <InvitationsTable
           rows={props.rows}
+          updating={props.updating}
           sort={search.sort}
           order={search.order}
           formatDate={props.formatDate}

@@ -15,6 +15,8 @@ export type InvitationSort = 'id' | 'email' | 'createdAt';
 
 export interface InvitationsTableProps {
   rows: InvitationRow[];
+  /** The previous rows, shown while the asked-for ones load. */
+  updating: boolean;
   sort: InvitationSort;
   order: SortOrder;
   formatDate: (iso: string) => string;
@@ -26,10 +28,12 @@ export interface InvitationsTableProps {
 
 const action = 'rounded-md px-2.5 py-1 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-40';
 
-export function InvitationsTable({ rows, sort, order, formatDate, onSort, onApprove, onReject, onView }: InvitationsTableProps) {
+export function InvitationsTable({ rows, updating, sort, order, formatDate, onSort, onApprove, onReject, onView }: InvitationsTableProps) {
   const t = fr.invitations;
   return (
     <DataTable
+      caption={t.tableCaption}
+      updating={updating}
       columns={[
         { label: t.columns.id, sortKey: 'id' },
         { label: t.columns.email, sortKey: 'email' },
@@ -45,7 +49,7 @@ export function InvitationsTable({ rows, sort, order, formatDate, onSort, onAppr
           {rows.map((row) => {
             const decided = row.status !== 'PENDING';
             return (
-              <tr key={row.id} className="hover:bg-slate-50">
+              <tr key={row.id} className="bg-white hover:bg-slate-50">
                 <td className="px-3 py-2 font-mono">#{row.id}</td>
                 <td className="min-w-56 px-3 py-2 [overflow-wrap:anywhere]">{row.inviteeEmail}</td>
                 <td className="px-3 py-2 whitespace-nowrap">{formatDate(row.createdAt)}</td>
@@ -54,7 +58,7 @@ export function InvitationsTable({ rows, sort, order, formatDate, onSort, onAppr
                   <InvitationStatusBadge status={row.status} />
                 </td>
                 <td className="px-3 py-2">
-                  <div className="flex justify-end gap-1 whitespace-nowrap">
+                  <div className="flex flex-wrap items-center justify-end gap-1 whitespace-nowrap lg:min-w-44">
                     <button type="button" disabled={decided} onClick={() => onApprove(row)} aria-label={t.actionFor(t.approve, row.inviteeEmail)} className={`${action} bg-green-700 text-white hover:bg-green-800`}>
                       {t.approve}
                     </button>

@@ -1,5 +1,7 @@
+import { useRef } from 'react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { fr } from '../../i18n/fr';
+import { ReasonButton } from '../reason-button';
 
 export interface RowPermissions {
   edit: boolean;
@@ -21,40 +23,59 @@ export interface RowActionsProps {
 const item = 'flex cursor-pointer select-none items-center rounded-md px-3 py-2 text-sm outline-none data-[disabled]:cursor-not-allowed data-[disabled]:text-slate-400 data-[highlighted]:bg-brand-50';
 const t = fr.usersList;
 
-/** Edit, and a menu (Radix DropdownMenu: arrows, Escape, typeahead) with profile, activation and permanent delete. */
+/**
+ * Edit, and a menu (Radix DropdownMenu: arrows, Escape, typeahead) with profile, activation and permanent delete.
+ * A chosen item acts once the menu has closed and given the focus back to its button, so that the
+ * confirmation it opens knows where to return the focus.
+ */
 export function RowActions({ name, isActive, allowed, onEdit, onView, onDeactivate, onReactivate, onDelete }: RowActionsProps) {
+  const trigger = useRef<HTMLButtonElement>(null);
+  const chosen = useRef<(() => void) | null>(null);
+  const choose = (action: () => void) => () => {
+    chosen.current = action;
+  };
   return (
     <div className="flex items-center justify-end gap-1 whitespace-nowrap">
-      <button
-        type="button"
+      <ReasonButton
+        reason={allowed.edit ? null : t.cannotEdit}
         onClick={onEdit}
-        disabled={!allowed.edit}
-        title={allowed.edit ? undefined : t.cannotEdit}
         aria-label={t.editUser(name)}
-        className="rounded-md border border-slate-300 px-2.5 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-40"
+        className="rounded-md border border-slate-300 px-2.5 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 aria-disabled:cursor-not-allowed aria-disabled:border-slate-200 aria-disabled:bg-slate-100 aria-disabled:text-slate-500"
       >
         {t.edit}
-      </button>
-      <DropdownMenu.Root>
-        <DropdownMenu.Trigger aria-label={t.actions(name)} className="rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100">
+      </ReasonButton>
+      {/* Not modal: a modal menu hides the page with aria-hidden while its buttons stay focusable (axe: aria-hidden-focus). */}
+      <DropdownMenu.Root modal={false}>
+        <DropdownMenu.Trigger ref={trigger} aria-label={t.actions(name)} className="rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100">
           <span aria-hidden="true">⋯</span>
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
-          <DropdownMenu.Content align="end" sideOffset={4} className="z-40 min-w-52 rounded-lg bg-white p-1 shadow-lg ring-1 ring-slate-200">
-            <DropdownMenu.Item className={item} onSelect={onView}>
+          <DropdownMenu.Content
+            align="end"
+            sideOffset={4}
+            onCloseAutoFocus={(event) => {
+              const action = chosen.current;
+              chosen.current = null;
+              if (!action) return;
+              event.preventDefault();
+              trigger.current?.focus();
+              action();
+            }}
+            className="z-40 min-w-52 rounded-lg bg-white p-1 shadow-lg ring-1 ring-slate-200">
+            <DropdownMenu.Item className={item} onSelect={choose(onView)}>
               {t.viewProfile}
             </DropdownMenu.Item>
             {isActive ? (
-              <DropdownMenu.Item className={item} disabled={!allowed.changeActivation} onSelect={onDeactivate}>
+              <DropdownMenu.Item className={item} disabled={!allowed.changeActivation} onSelect={choose(onDeactivate)}>
                 {allowed.changeActivation ? t.deactivate : t.cannotDeactivate}
               </DropdownMenu.Item>
             ) : (
-              <DropdownMenu.Item className={item} disabled={!allowed.changeActivation} onSelect={onReactivate}>
+              <DropdownMenu.Item className={item} disabled={!allowed.changeActivation} onSelect={choose(onReactivate)}>
                 {t.activate}
               </DropdownMenu.Item>
             )}
             {allowed.deletePermanently && (
-              <DropdownMenu.Item className={`${item} text-red-800`} onSelect={onDelete}>
+              <DropdownMenu.Item className={`${item} text-red-800`} onSelect={choose(onDelete)}>
                 {t.deletePermanently}
               </DropdownMenu.Item>
             )}

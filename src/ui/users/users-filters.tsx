@@ -1,36 +1,33 @@
 import { useId } from 'react';
 import { fr } from '../../i18n/fr';
+import { Combobox, type ComboboxOption } from '../combobox';
 import { DebouncedSearchInput } from '../debounced-search-input';
 
-export interface Option {
-  value: string;
-  label: string;
-}
+export type Option = ComboboxOption;
 
 export interface UsersFiltersProps {
-  /** Null: the SIREN filter is not offered (organization users without USER_LIST or SIRENs). */
-  sirens: { options: Option[]; value: string; search: string; onSearch: (text: string) => void; onChange: (value: string) => void } | null;
-  /** Null: no single SIREN chosen. */
-  sirets: { options: Option[]; value: string; onChange: (value: string) => void } | null;
+  /** Null: the SIREN filter is not offered (organization users without USER_LIST or SIRENs). Searched on the server. */
+  sirens: { options: Option[]; selected: Option | null; loading: boolean; search: string; onSearch: (text: string) => void; onChange: (value: string) => void } | null;
+  /** Null: no single SIREN chosen. Searched among the options. */
+  sirets: { options: Option[]; selected: Option | null; loading: boolean; onChange: (value: string) => void } | null;
   roles: { options: Option[]; value: string; onChange: (value: string) => void };
   search: { value: string; delayMs: number; onSearch: (text: string) => void };
 }
 
 const t = fr.usersList;
-// A fixed width: the options arrive after the first paint, and a select as wide as its longest option would
-// then widen, wrap the filters onto another line and push the list down (a layout shift).
-const select = 'w-64 max-w-full truncate rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm';
+/** The SIREN search waits 300 ms, as the edit page's (spec §9). */
+const SIREN_SEARCH_MS = 300;
 
-/** A filter; 'Tous' is offered when there is a choice (spec §2: the SIRET dropdown offers it when there are several). */
-function Select({ label, value, options, onChange, withAll = true }: { label: string; value: string; options: Option[]; onChange: (v: string) => void; withAll?: boolean }) {
+/** The role filter: a native select (a few options, no search), accessible as it is. Fixed width: no shift when the roles arrive. */
+function RoleSelect({ value, options, onChange }: UsersFiltersProps['roles']) {
   const id = useId();
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        {label}
+        {t.role}
       </label>
-      <select id={id} value={withAll ? value : value || options[0]?.value || ''} onChange={(e) => onChange(e.target.value)} className={select}>
-        {withAll && <option value="">{t.all}</option>}
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className="w-64 max-w-full truncate rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm">
+        <option value="">{t.all}</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -41,20 +38,35 @@ function Select({ label, value, options, onChange, withAll = true }: { label: st
   );
 }
 
-/** Spec §2 /utilisateurs filters: SIREN (with its own search), SIRET of the chosen SIREN, role, and the name or email search. */
+/** Spec §2 /utilisateurs filters: SIREN (with search, 'Tous'), SIRET of the chosen SIREN ('Tous' when several), role, and the name or email search. */
 export function UsersFilters({ sirens, sirets, roles, search }: UsersFiltersProps) {
+  const single = sirets?.options.length === 1 ? sirets.options[0]! : null;
   return (
     <div className="flex flex-wrap items-end gap-4">
       {sirens && (
-        <div className="flex flex-wrap items-end gap-2">
-          <div className="w-56">
-            <DebouncedSearchInput value={sirens.search} label={t.sirenSearch} placeholder={t.sirenSearch} delayMs={300} onSearch={sirens.onSearch} />
-          </div>
-          <Select label={t.siren} value={sirens.value} options={sirens.options} onChange={sirens.onChange} />
-        </div>
+        <Combobox
+          label={t.siren}
+          placeholder={t.sirenSearch}
+          options={sirens.options}
+          selected={sirens.selected}
+          allLabel={t.all}
+          onSelect={sirens.onChange}
+          search={{ value: sirens.search, delayMs: SIREN_SEARCH_MS, onSearch: sirens.onSearch }}
+          loading={sirens.loading}
+        />
       )}
-      {sirets && <Select label={t.siret} value={sirets.value} options={sirets.options} onChange={sirets.onChange} withAll={sirets.options.length !== 1} />}
-      <Select label={t.role} value={roles.value} options={roles.options} onChange={roles.onChange} />
+      {sirets && (
+        <Combobox
+          label={t.siret}
+          placeholder={t.siretSearch}
+          options={sirets.options}
+          selected={sirets.selected ?? single}
+          allLabel={single ? undefined : t.all}
+          onSelect={sirets.onChange}
+          loading={sirets.loading}
+        />
+      )}
+      <RoleSelect {...roles} />
       <div className="min-w-64 flex-1">
         <DebouncedSearchInput value={search.value} label={t.searchLabel} placeholder={t.search} delayMs={search.delayMs} onSearch={search.onSearch} />
       </div>

@@ -19,6 +19,8 @@ export type UserSort = 'name' | 'email' | 'lastLogin';
 
 export interface UsersTableProps {
   rows: UserRow[];
+  /** The previous rows, shown while the asked-for ones load. */
+  updating: boolean;
   sort: UserSort;
   order: SortOrder;
   onSort: (sort: UserSort) => void;
@@ -31,10 +33,12 @@ export interface UsersTableProps {
 
 const t = fr.usersList;
 
-export function UsersTable({ rows, sort, order, onSort, ...actions }: UsersTableProps) {
+export function UsersTable({ rows, updating, sort, order, onSort, ...actions }: UsersTableProps) {
   return (
     <Tooltip.Provider>
       <DataTable
+        caption={t.tableCaption}
+        updating={updating}
         columns={[
           { label: t.columns.name, sortKey: 'name' },
           { label: t.columns.email, sortKey: 'email' },
@@ -47,21 +51,23 @@ export function UsersTable({ rows, sort, order, onSort, ...actions }: UsersTable
         onSort={onSort}
       >
             {rows.map((row) => (
-              <tr key={row.id} className={row.isActive ? 'hover:bg-slate-50' : 'bg-amber-50/40 hover:bg-amber-50'}>
-                <td className="px-3 py-2 font-medium text-slate-900">
-                  <span className="inline-flex items-center gap-2">
+              <tr key={row.id} className={row.isActive ? 'bg-white hover:bg-slate-50' : 'bg-amber-50 hover:bg-amber-100'}>
+                <td className="min-w-36 px-3 py-2 font-medium text-slate-900">
+                  <span className="flex flex-col gap-0.5">
+                    {row.name}
+                    {/* Not the colour alone: the icon's shape and its words, visible. */}
                     {!row.isActive && (
-                      <span role="img" aria-label={t.inactive} title={t.inactive} className="text-amber-600">
+                      <span role="img" aria-label={t.inactive} className="inline-flex items-center gap-1 text-xs font-medium text-amber-800">
                         <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
                           <circle cx="12" cy="12" r="9" />
                           <path d="M6 6l12 12" />
                         </svg>
+                        {t.inactive}
                       </span>
                     )}
-                    {row.name}
                   </span>
                 </td>
-                <td className="px-3 py-2 [overflow-wrap:anywhere]">{row.email}</td>
+                <td className="min-w-52 px-3 py-2 [overflow-wrap:anywhere]">{row.email}</td>
                 <td className="px-3 py-2 whitespace-nowrap">{row.lastLogin ?? t.never}</td>
                 <td className="px-3 py-2">
                   <RolesCell roles={row.roles} />

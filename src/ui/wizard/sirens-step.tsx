@@ -64,11 +64,11 @@ export function SirensStep(props: SirensStepProps) {
           )}
         </div>
       )}
-      {loading ? (
-        <p className="text-sm text-slate-600">{t.loading}</p>
-      ) : options.length === 0 ? (
-        <p className="text-sm text-slate-600">{t.none}</p>
-      ) : (
+      {/* Always there, so that 'loading' and 'none found' after a search are announced. */}
+      <p role="status" className="text-sm text-slate-600">
+        {loading ? t.loading : options.length === 0 ? t.none : ''}
+      </p>
+      {!loading && options.length > 0 && (
         <ul aria-label={t.list} className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
           {options.map((siren) => {
             const checked = chosenIds.includes(siren.id);

@@ -63,11 +63,11 @@ function SiretGroup({ siren, list, search, selected, searchDebounceMs, disabled,
           </p>
         )}
         <DebouncedSearchInput value={search} label={t.searchLabel(label)} placeholder={t.search} delayMs={searchDebounceMs} onSearch={(text) => onSearch(siren.id, text)} />
-        {!list || list.loading ? (
-          <p className="text-sm text-slate-600">{t.loading}</p>
-        ) : list.items.length === 0 ? (
-          <p className="text-sm text-slate-600">{t.noResult}</p>
-        ) : (
+        {/* Always there, so that 'loading' and 'no result' after a search are announced. */}
+        <p role="status" className="text-sm text-slate-600">
+          {!list || list.loading ? t.loading : list.items.length === 0 ? t.noResult : ''}
+        </p>
+        {list && !list.loading && list.items.length > 0 && (
           <ul className="max-h-72 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200">
             {list.items.map((item) => {
               const checked = mine.some((s) => s.id === item.id);

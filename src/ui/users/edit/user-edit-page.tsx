@@ -3,7 +3,8 @@ import * as Tabs from '@radix-ui/react-tabs';
 import * as Tooltip from '@radix-ui/react-tooltip';
 import { EDIT_TABS, type EditTab, type SaveBlock, type TabBlock } from '../../../domain/user-edit';
 import { fr } from '../../../i18n/fr';
-import { ReasonText, WithReason } from './with-reason';
+import { ReasonButton } from '../../reason-button';
+import { ReasonText, TabReason } from './with-reason';
 
 const t = fr.userEdit;
 
@@ -23,7 +24,7 @@ export interface UserEditPageProps {
 }
 
 const triggerClass =
-  'relative -mb-px border-b-2 border-transparent px-4 py-2.5 font-medium text-slate-700 hover:text-brand-700 data-[state=active]:border-brand-600 data-[state=active]:text-brand-700 data-[disabled]:cursor-not-allowed data-[disabled]:text-slate-400';
+  'relative -mb-px border-b-2 border-transparent px-4 py-2.5 font-medium text-slate-700 hover:text-brand-700 data-[state=active]:border-brand-600 data-[state=active]:text-brand-700 aria-disabled:cursor-not-allowed aria-disabled:text-slate-500';
 
 /** Spec §2 /utilisateurs/edit/{userId}: four tabs (Radix Tabs), each disabled tab saying why, then Annuler and Enregistrer. */
 export function UserEditPage({ name, email, tab, tabBlocks, onTab, panels, saveBlock, saving, saveError, onCancel, onSave }: UserEditPageProps) {
@@ -49,13 +50,21 @@ export function UserEditPage({ name, email, tab, tabBlocks, onTab, panels, saveB
             {EDIT_TABS.map((value) => {
               const block = tabBlocks[value];
               const reason = block ? t.tabBlocked[block] : null;
-              return (
-                <WithReason key={value} reason={reason}>
-                  <Tabs.Trigger value={value} disabled={block !== null} aria-describedby={reason ? `${id}-${value}-reason` : undefined} className={triggerClass}>
-                    {t.tabs[value]}
-                  </Tabs.Trigger>
-                </WithReason>
+              const trigger = (
+                <Tabs.Trigger
+                  key={value}
+                  value={value}
+                  asChild={reason !== null}
+                  aria-disabled={reason ? true : undefined}
+                  aria-describedby={reason ? `${id}-${value}-reason` : undefined}
+                  className={triggerClass}
+                >
+                  {reason ? <Tooltip.Trigger>{t.tabs[value]}</Tooltip.Trigger> : t.tabs[value]}
+                </Tabs.Trigger>
               );
+              // A blocked tab stays focusable (aria-disabled, the machine refuses it) so that its tooltip says why:
+              // a wrapper around a disabled tab would put a non-tab in the tab list.
+              return reason ? <TabReason key={value} reason={reason} trigger={trigger} /> : trigger;
             })}
           </Tabs.List>
           {EDIT_TABS.map((value) => (
@@ -71,19 +80,15 @@ export function UserEditPage({ name, email, tab, tabBlocks, onTab, panels, saveB
           <button type="button" onClick={onCancel} disabled={saving} className="rounded-lg border border-slate-300 px-4 py-2 font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50">
             {t.cancel}
           </button>
-          <WithReason reason={saving ? null : saveReason}>
-            <button
-              type="button"
-              onClick={onSave}
-              disabled={saveBlock !== null || saving}
-              aria-busy={saving || undefined}
-              aria-describedby={saveReason ? `${id}-save-reason` : undefined}
-              className="rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600"
-            >
-              {saving ? t.saving : t.save}
-            </button>
-          </WithReason>
-          <ReasonText id={`${id}-save-reason`} reason={saveReason} />
+          <ReasonButton
+            reason={saveReason}
+            disabled={saving}
+            onClick={onSave}
+            aria-busy={saving || undefined}
+            className="rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-700 aria-disabled:cursor-not-allowed aria-disabled:bg-slate-300 aria-disabled:text-slate-700"
+          >
+            {saving ? t.saving : t.save}
+          </ReasonButton>
         </div>
       </div>
     </Tooltip.Provider>

@@ -1,26 +1,13 @@
 import type { ReactElement } from 'react';
 import * as Tooltip from '@radix-ui/react-tooltip';
+import { ReasonTooltip } from '../../reason-button';
 
-/**
- * Why something is disabled, as a tooltip on hover and keyboard focus. A disabled control receives no
- * pointer or focus events, so the tooltip hangs on a focusable wrapper; the control itself should also
- * point at the reason with aria-describedby (see ReasonText).
- */
-export function WithReason({ reason, children }: { reason: string | null; children: ReactElement }) {
-  if (!reason) return children;
+/** Why a tab cannot be opened, as a tooltip on the tab itself (its trigger renders a Tooltip.Trigger as its child). */
+export function TabReason({ reason, trigger }: { reason: string; trigger: ReactElement }) {
   return (
     <Tooltip.Root delayDuration={150}>
-      <Tooltip.Trigger asChild>
-        <span tabIndex={0} className="inline-flex rounded-lg">
-          {children}
-        </span>
-      </Tooltip.Trigger>
-      <Tooltip.Portal>
-        <Tooltip.Content sideOffset={6} className="z-50 max-w-xs rounded-lg bg-slate-900 px-3 py-2 text-sm text-white shadow-lg">
-          {reason}
-          <Tooltip.Arrow className="fill-slate-900" />
-        </Tooltip.Content>
-      </Tooltip.Portal>
+      {trigger}
+      <ReasonTooltip reason={reason} />
     </Tooltip.Root>
   );
 }

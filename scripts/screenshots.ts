@@ -1,0 +1,162 @@
+// `npm run screenshots`: PNGs of the main screens, at 1280 × 800 and 375 px wide, into docs/screenshots/
+// (the README shows them). It serves the built SPA (WEB_ROOT, default dist/; built with `vite build` only
+// when missing, so run `npm run build` first after a change) with the real server on a free port and a fresh
+// data folder (the demo seed, so the same people on every run), signs in through the local provider in the
+// system Chromium as the personas who use each screen, and saves what they see: the viewport, not the whole
+// page, which keeps the files small and shows what a person sees first.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { freePort, startServer } from '../bench/server-process.ts';
+import { CHROMIUM_ARGS, assertChromium, chromiumPath } from '../tests/e2e/chromium.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const OUT = path.join(ROOT, 'docs/screenshots');
+const WEB_ROOT = path.resolve(ROOT, process.env.WEB_ROOT ?? 'dist');
+const PASSWORD = 'Demo-Portail-2026';
+const SIZES = [
+  { suffix: 'desktop', viewport: { width: 1280, height: 800 } },
+  { suffix: '375', viewport: { width: 375, height: 812 } },
+] as const;
+type Size = (typeof SIZES)[number];
+
+function log(message: string) {
+  console.log(`screenshots  ${message}`);
+}
+
+function buildIfMissing() {
+  if (fs.existsSync(path.join(WEB_ROOT, 'index.html'))) return;
+  log(`no build in ${path.relative(ROOT, WEB_ROOT)}/: vite build`);
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', WEB_ROOT, '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/** The server as `npm start` runs it (development settings: https with its own certificate, the local sign-in, the demo seed). */
+function startPortal(port: number, dataDir: string) {
+  const env = { PORT: String(port), DATA_DIR: dataDir, WEB_ROOT, LOG_LEVEL: 'warn' };
+  return startServer({ env, port, root: ROOT, logFile: path.join(dataDir, 'server.log'), origin: `https://localhost:${port}`, readyTimeoutMs: 120_000 });
+}
+
+async function shoot(page: Page, name: string, size: Size) {
+  // Nothing hovered, nothing moving, the fonts drawn.
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => document.fonts.ready);
+  const file = path.join(OUT, `${name}-${size.suffix}.png`);
+  await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
+  log(`${path.relative(ROOT, file)}  ${Math.round(fs.statSync(file).size / 1024)} kB`);
+}
+
+const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+
+async function signIn(page: Page, email: string) {
+  await page.goto('/authentication/sign-in');
+  await page.waitForURL(/\/oidc\/interaction\//);
+  await page.getByLabel('Adresse email').fill(email);
+  await page.getByLabel('Mot de passe').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await page.waitForURL('**/dashboard');
+  await heading(page, 'Accueil');
+}
+
+async function newPage(browser: Browser, origin: string, size: Size) {
+  const context = await browser.newContext({ baseURL: origin, viewport: size.viewport, ignoreHTTPSErrors: true, locale: 'fr-FR', timezoneId: 'Europe/Paris', colorScheme: 'light' });
+  return context.newPage();
+}
+
+async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
+  const page = await newPage(browser, origin, size);
+  await page.goto('/authentication/sign-in');
+  await page.waitForURL(/\/oidc\/interaction\//);
+  await heading(page, 'Connexion');
+  await shoot(page, 'sign-in', size);
+
+  await signIn(page, 'backoffice@portail.test');
+  await shoot(page, 'dashboard', size);
+  if (size.suffix === '375') {
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('dialog', { name: 'Portail Habilitations' }).waitFor();
+    await shoot(page, 'menu', size);
+    await page.keyboard.press('Escape');
+  }
+
+  await page.goto('/utilisateurs');
+  await heading(page, 'Gestion des utilisateurs');
+  const first = page.getByRole('row').nth(1);
+  await first.waitFor();
+  await shoot(page, 'utilisateurs', size);
+
+  const name = (await first.getByRole('cell').first().innerText()).trim();
+  await first.getByRole('button', { name: `Actions pour ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Voir le profil' }).click();
+  await heading(page, 'Profil utilisateur');
+  await page.getByText(name, { exact: true }).first().waitFor();
+  await shoot(page, 'profil-utilisateur', size);
+  await page.goBack();
+  await page.getByRole('row').nth(1).getByRole('button', { name: `Modifier ${name}` }).click();
+  await heading(page, 'Modifier un utilisateur');
+  await page.getByRole('textbox', { name: 'Prénom' }).waitFor();
+  await shoot(page, 'modifier-utilisateur', size);
+
+  await page.goto('/utilisateurs/creer');
+  await heading(page, 'Créer un utilisateur');
+  await shoot(page, 'creer-utilisateur-etape-1', size);
+  await page.getByRole('textbox', { name: 'Prénom' }).fill('Élodie');
+  await page.getByRole('textbox', { name: 'Nom', exact: true }).fill('Martin');
+  await page.getByRole('textbox', { name: 'Email' }).fill('elodie.martin@clinique-des-tilleuls.fr');
+  await page.getByRole('textbox', { name: 'Fonction' }).fill('Assistante de direction');
+  await page.getByRole('textbox', { name: 'Adresse' }).fill('12 rue des Lilas');
+  await page.getByRole('textbox', { name: 'Code postal' }).fill('69003');
+  await page.getByRole('textbox', { name: 'Ville' }).fill('Lyon');
+  await page.getByRole('button', { name: 'Suivant' }).click();
+  await page.getByText('Étape 2/4').waitFor();
+  await page.getByRole('list', { name: 'SIREN proposés' }).getByRole('listitem').first().waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot(page, 'creer-utilisateur-etape-2', size);
+
+  await page.goto('/admin');
+  await heading(page, 'Habilitation des administrateurs');
+  const latest = page.getByRole('row').nth(1);
+  await latest.waitFor();
+  await shoot(page, 'admin', size);
+  await latest.getByRole('button', { name: /^Voir le détail/ }).click();
+  await heading(page, /^Invitation #\d+$/);
+  await shoot(page, 'admin-detail', size);
+  await page.context().close();
+}
+
+async function memberAdministratorScreens(browser: Browser, origin: string, size: Size) {
+  const page = await newPage(browser, origin, size);
+  await signIn(page, 'admin.clinique@portail.test');
+  await page.goto('/utilisateurs');
+  await page.getByRole('button', { name: 'Demander un administrateur' }).click();
+  await heading(page, 'Demander un administrateur');
+  await shoot(page, 'admin-actions', size);
+  await page.getByRole('button', { name: 'Choisir un utilisateur existant' }).click();
+  await heading(page, 'Attribuer le rôle administrateur à un utilisateur existant');
+  await page.getByRole('button', { name: 'Soumettre la demande' }).waitFor();
+  await page.getByRole('list', { name: 'Utilisateurs' }).getByRole('listitem').first().waitFor();
+  await shoot(page, 'assign-existing', size);
+  await page.context().close();
+}
+
+async function main() {
+  assertChromium();
+  buildIfMissing();
+  fs.mkdirSync(OUT, { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portail-screenshots-'));
+  const server = await startPortal(await freePort(), dataDir);
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  try {
+    for (const size of SIZES) {
+      await backOfficeScreens(browser, server.origin, size);
+      await memberAdministratorScreens(browser, server.origin, size);
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ApiClient } from '../api/client';
+import { DROPDOWN_PAGE_SIZE, organizationQueryOptions, organizationsQueryOptions, type Organization } from '../api/organizations';
+import type { UsersFiltersProps } from '../ui/users/users-filters';
+
+interface Options {
+  api: ApiClient;
+  /** The SIREN and SIRET chosen (the URL's). */
+  siren: string | undefined;
+  siret: string | undefined;
+  onChange: (changes: { siren?: string; siret?: string }) => void;
+}
+
+const toOption = (o: Pick<Organization, 'id' | 'code' | 'name'>) => ({ value: o.id, label: `${o.name} (${o.code})` });
+
+/** The chosen organization among those listed, else fetched by id (a search, or the first 100, may leave it out). */
+function useChosen(api: ApiClient, id: string | undefined, lists: (Organization[] | undefined)[]) {
+  const inList = id ? lists.flatMap((items) => items ?? []).find((o) => o.id === id) : undefined;
+  const byId = useQuery({ ...organizationQueryOptions(api, id ?? ''), enabled: Boolean(id) && lists.some(Boolean) && !inList });
+  return inList ?? (id ? byId.data : undefined);
+}
+
+/**
+ * The SIREN and SIRET filters of /utilisateurs (spec §2): the SIRENs, searched on the server (the text stays
+ * here, the choice in the URL), and the SIRETs of the chosen SIREN (up to 100 each, spec §9).
+ */
+export function useUsersOrganizationFilters({ api, siren, siret, onChange }: Options) {
+  const [sirenSearch, setSirenSearch] = useState('');
+  const text = sirenSearch.trim();
+  // The list without search decides whether the filter is offered and names an organization user's only SIREN.
+  const sirens = useQuery(organizationsQueryOptions(api, { type: 'SIREN', pageSize: DROPDOWN_PAGE_SIZE }));
+  // While a search runs, the options shown before stay (narrowed by the combobox as the person types): no blank list, no lost highlight.
+  const found = useQuery({ ...organizationsQueryOptions(api, { type: 'SIREN', search: text, pageSize: DROPDOWN_PAGE_SIZE }), enabled: text !== '', placeholderData: keepPreviousData });
+  const sirets = useQuery({ ...organizationsQueryOptions(api, { type: 'SIRET', parentId: siren, pageSize: DROPDOWN_PAGE_SIZE }), enabled: Boolean(siren) });
+  const shown = text ? (found.data ?? sirens.data) : sirens.data;
+  const chosenSiren = useChosen(api, siren, [sirens.data?.items, found.data?.items]);
+  const chosenSiret = useChosen(api, siret, [sirets.data?.items]);
+
+  const sirenFilter: NonNullable<UsersFiltersProps['sirens']> = {
+    options: (shown?.items ?? []).map(toOption),
+    selected: chosenSiren ? toOption(chosenSiren) : null,
+    loading: text ? found.isPending || found.isPlaceholderData : sirens.isPending,
+    search: sirenSearch,
+    onSearch: setSirenSearch,
+    onChange: (value) => onChange({ siren: value || undefined, siret: undefined }),
+  };
+  const siretFilter: UsersFiltersProps['sirets'] = siren
+    ? {
+        options: (sirets.data?.items ?? []).map(toOption),
+        selected: chosenSiret ? toOption(chosenSiret) : null,
+        loading: sirets.isPending,
+        onChange: (value) => onChange({ siret: value || undefined }),
+      }
+    : null;
+  return { sirenFilter, siretFilter, chosenSiren, unsearchedSirens: sirens.data?.items ?? [] };
+}
