@@ -20,6 +20,10 @@ export default defineConfig({
           exclude: ['tests/e2e/**', 'tests/budgets/**', 'tests/resilience/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // The server tests import the same app, database and provider modules file after file: without a fresh
+          // module graph per file the suite spends about a fifth less time (nothing here mocks modules or
+          // writes process.env; each test builds its own app and database).
+          isolate: false,
         },
       },
       {
