@@ -72,12 +72,16 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   void exited.then(() => (dead = true));
   const timeoutMs = options.readyTimeoutMs ?? 60_000;
   const deadline = Date.now() + timeoutMs;
+  // A start that fails leaves no process and no open file behind.
+  const fail = async (message: string) => {
+    if (!dead) child.kill('SIGKILL');
+    await exited;
+    fs.closeSync(log);
+    throw new Error(message);
+  };
   while (!(await isReady(origin, options.ca))) {
-    if (dead) throw new Error(`the server stopped at start; see ${options.logFile}:\n${fs.readFileSync(options.logFile, 'utf8').slice(-2000)}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the server did not get ready in ${timeoutMs / 1000} s; see ${options.logFile}`);
-    }
+    if (dead) await fail(`the server stopped at start; see ${options.logFile}:\n${fs.readFileSync(options.logFile, 'utf8').slice(-2000)}`);
+    if (Date.now() > deadline) await fail(`the server did not get ready in ${timeoutMs / 1000} s; see ${options.logFile}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {

@@ -86,8 +86,9 @@ async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
   await first.waitFor();
   await shoot(page, 'utilisateurs', size);
 
-  const name = (await first.getByRole('cell').first().innerText()).trim();
-  await first.getByRole('button', { name: `Actions pour ${name}` }).click();
+  const actions = first.getByRole('button', { name: /^Actions pour / });
+  const name = (await actions.getAttribute('aria-label'))!.replace(/^Actions pour /, '');
+  await actions.click();
   await page.getByRole('menuitem', { name: 'Voir le profil' }).click();
   await heading(page, 'Profil utilisateur');
   await page.getByText(name, { exact: true }).first().waitFor();
@@ -145,16 +146,22 @@ async function main() {
   buildIfMissing();
   fs.mkdirSync(OUT, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portail-screenshots-'));
-  const server = await startPortal(await freePort(), dataDir);
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
-    for (const size of SIZES) {
-      await backOfficeScreens(browser, server.origin, size);
-      await memberAdministratorScreens(browser, server.origin, size);
+    const server = await startPortal(await freePort(), dataDir);
+    try {
+      const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+      try {
+        for (const size of SIZES) {
+          await backOfficeScreens(browser, server.origin, size);
+          await memberAdministratorScreens(browser, server.origin, size);
+        }
+      } finally {
+        await browser.close();
+      }
+    } finally {
+      await server.stop();
     }
   } finally {
-    await browser.close();
-    await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -14,11 +14,15 @@ interface Options {
 
 const toOption = (o: Pick<Organization, 'id' | 'code' | 'name'>) => ({ value: o.id, label: `${o.name} (${o.code})` });
 
-/** The chosen organization among those listed, else fetched by id (a search, or the first 100, may leave it out). */
-function useChosen(api: ApiClient, id: string | undefined, lists: (Organization[] | undefined)[]) {
-  const inList = id ? lists.flatMap((items) => items ?? []).find((o) => o.id === id) : undefined;
-  const byId = useQuery({ ...organizationQueryOptions(api, id ?? ''), enabled: Boolean(id) && lists.some(Boolean) && !inList });
-  return inList ?? (id ? byId.data : undefined);
+/**
+ * The chosen organization among those listed, else fetched by id. Whether to fetch it is decided on the list
+ * without search (the first 100 may leave it out), not on a search's results, which come and go: so it is
+ * fetched once, as soon as it is chosen, and stays named while later searches leave it out.
+ */
+function useChosen(api: ApiClient, id: string | undefined, unsearched: Organization[] | undefined, searched?: Organization[]) {
+  const find = (items: Organization[] | undefined) => (id ? items?.find((o) => o.id === id) : undefined);
+  const byId = useQuery({ ...organizationQueryOptions(api, id ?? ''), enabled: Boolean(id) && unsearched !== undefined && !find(unsearched) });
+  return find(unsearched) ?? find(searched) ?? (id ? byId.data : undefined);
 }
 
 /**
@@ -30,12 +34,12 @@ export function useUsersOrganizationFilters({ api, siren, siret, onChange }: Opt
   const text = sirenSearch.trim();
   // The list without search decides whether the filter is offered and names an organization user's only SIREN.
   const sirens = useQuery(organizationsQueryOptions(api, { type: 'SIREN', pageSize: DROPDOWN_PAGE_SIZE }));
-  // While a search runs, the options shown before stay (narrowed by the combobox as the person types): no blank list, no lost highlight.
+  // While a search runs, the options shown before stay (narrowed by the combobox as the person types): no blank list.
   const found = useQuery({ ...organizationsQueryOptions(api, { type: 'SIREN', search: text, pageSize: DROPDOWN_PAGE_SIZE }), enabled: text !== '', placeholderData: keepPreviousData });
   const sirets = useQuery({ ...organizationsQueryOptions(api, { type: 'SIRET', parentId: siren, pageSize: DROPDOWN_PAGE_SIZE }), enabled: Boolean(siren) });
   const shown = text ? (found.data ?? sirens.data) : sirens.data;
-  const chosenSiren = useChosen(api, siren, [sirens.data?.items, found.data?.items]);
-  const chosenSiret = useChosen(api, siret, [sirets.data?.items]);
+  const chosenSiren = useChosen(api, siren, sirens.data?.items, found.data?.items);
+  const chosenSiret = useChosen(api, siret, sirets.data?.items);
 
   const sirenFilter: NonNullable<UsersFiltersProps['sirens']> = {
     options: (shown?.items ?? []).map(toOption),

@@ -25,8 +25,9 @@ import type { UsersSearch } from './users';
 const TOAST_MS = 3300;
 const SEARCH_DEBOUNCE_MS = 500;
 const t = fr.usersList;
-// The confirmation of a deactivation, reactivation or deletion loads when first asked for: the list comes first (its 60 kB budget).
-const ActivationFlow = lazy(() => import('./users-activation').then((m) => ({ default: m.ActivationFlow })));
+// The confirmations of a deactivation, reactivation or deletion load after the list (its 60 kB budget), preloaded on mount.
+const loadActivationFlow = () => import('./users-activation');
+const ActivationFlow = lazy(() => loadActivationFlow().then((m) => ({ default: m.ActivationFlow })));
 
 function toRow(actor: SessionProfile, user: User, roleNames: Map<string, string>): UserRow {
   const name = `${user.firstName} ${user.lastName}`.trim();
@@ -53,6 +54,7 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
   useEffect(() => {
     if (passedToast) toast({ ...passedToast, durationMs: TOAST_MS });
   }, [passedToast, toast]);
+  useEffect(() => void loadActivationFlow(), []);
   const [request, setRequest] = useState<ActivationRequest | null>(null);
   const backOffice = isBackOffice(actor);
   const update = (changes: Partial<UsersSearch>) => void navigate({ search: (prev) => ({ ...prev, ...changes }) });

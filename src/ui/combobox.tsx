@@ -61,7 +61,7 @@ export function Combobox({ label, placeholder, options, selected, allLabel, onSe
     return () => clearTimeout(timer);
   }, [query, inForce, delayMs]);
 
-  const { isOpen, highlightedIndex, getLabelProps, getInputProps, getToggleButtonProps, getMenuProps, getItemProps } = useCombobox<ComboboxOption>({
+  const { isOpen, highlightedIndex, setHighlightedIndex, getLabelProps, getInputProps, getToggleButtonProps, getMenuProps, getItemProps } = useCombobox<ComboboxOption>({
     items,
     itemToString,
     itemToKey,
@@ -77,6 +77,20 @@ export function Combobox({ label, placeholder, options, selected, allLabel, onSe
       const value = selectedItem?.value ?? ALL;
       if (value !== (selected?.value ?? ALL)) onSelect(value);
     },
+  });
+
+  // downshift keeps the highlight as a position: when the options change under it (a search's answer arriving),
+  // it follows the highlighted option to its new position, or drops when that option is gone, so that Enter
+  // never chooses an option the person did not see highlighted.
+  const keys = items.map((o) => o.value).join('\n');
+  const shown = useRef({ keys, items });
+  useEffect(() => {
+    const before = shown.current;
+    shown.current = { keys, items };
+    if (before.keys === keys || highlightedIndex < 0) return;
+    const value = before.items[highlightedIndex]?.value;
+    const index = value === undefined ? -1 : items.findIndex((o) => o.value === value);
+    if (index !== highlightedIndex) setHighlightedIndex(index);
   });
 
   // Focus selects the shown label, so that typing replaces it (a click's mouseup would otherwise drop the selection).

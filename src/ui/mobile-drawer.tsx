@@ -27,8 +27,11 @@ export default function MobileDrawer({ open, onOpenChange, contentId, menuButton
           aria-describedby={undefined}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
-            if (followed.current) document.getElementById(contentId)?.focus();
-            else menuButton.current?.focus();
+            // The Menu button is hidden when the drawer closes because the window widened: then the content.
+            const button = menuButton.current;
+            const hidden = !button || (typeof button.checkVisibility === 'function' && !button.checkVisibility());
+            if (followed.current || hidden) document.getElementById(contentId)?.focus();
+            else button.focus();
             followed.current = false;
           }}
           className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col overflow-y-auto bg-brand-800 text-white shadow-xl"

@@ -29,7 +29,6 @@ export function ProcessingOverlay({ label }: { label: string }) {
         <AlertDialog.Content
           ref={content}
           aria-describedby={undefined}
-          aria-busy="true"
           onOpenAutoFocus={(event) => {
             if (document.activeElement && document.activeElement !== document.body) before.current = focusTrail(document.activeElement);
             // An AlertDialog focuses its 'Cancel' button; this one has none, so the focus goes to the overlay itself.

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import * as Tooltip from '@radix-ui/react-tooltip';
 
 export interface ReasonButtonProps {
@@ -22,11 +22,13 @@ export interface ReasonButtonProps {
 export function ReasonButton({ reason, disabled = false, onClick, className, children, ...aria }: ReasonButtonProps) {
   const id = useId();
   const unavailable = reason !== null && !disabled;
+  // Always controlled (a tooltip switching between controlled and not is a React warning): shown only with a reason.
+  const [open, setOpen] = useState(false);
   return (
     <>
       {/* Its own provider, so that the button works wherever it is placed. */}
       <Tooltip.Provider>
-        <Tooltip.Root delayDuration={150} open={unavailable ? undefined : false}>
+        <Tooltip.Root delayDuration={150} open={unavailable && open} onOpenChange={setOpen}>
           <Tooltip.Trigger asChild>
             <button
               type="button"

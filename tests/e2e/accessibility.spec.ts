@@ -137,6 +137,8 @@ test('back office, users list: dashboard and sidebar, the list loading, loaded, 
   const sirenFilter = page.getByRole('combobox', { name: 'SIREN', exact: true });
   await sirenFilter.fill('Clinique');
   await expect(page.getByRole('option', { name: /Clinique des Tilleuls/ })).toBeVisible();
+  // The server's answer is in (not only the list narrowed while it comes): nothing moves while axe reads.
+  await expect(page.getByRole('status').filter({ hasText: /option\(s\) disponible\(s\)/ })).toBeVisible();
   await checkState(page, '/utilisateurs, the SIREN filter open on a search');
   await sirenFilter.press('Escape');
   await expect(page.getByRole('listbox')).toBeHidden();

@@ -87,13 +87,11 @@ export async function fillWizardDetails(page: Page, person: { firstName?: string
 
 /** Signs in as the inactive demo account: the browser's own alert 'Votre compte est désactivé.', then the landing page, signed out. */
 export async function signInAsInactive(page: Page): Promise<void> {
-  const alerts: string[] = [];
-  page.on('dialog', (dialog) => {
-    alerts.push(dialog.message());
-    void dialog.accept();
-  });
+  const alert = page.waitForEvent('dialog');
   await signIn(page, 'inactif@portail.test');
-  await expect.poll(() => alerts).toEqual(['Votre compte est désactivé.']);
+  const dialog = await alert;
+  expect([dialog.type(), dialog.message()]).toEqual(['alert', 'Votre compte est désactivé.']);
+  await dialog.accept();
   await page.waitForURL((url) => url.pathname === '/');
   await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
 }

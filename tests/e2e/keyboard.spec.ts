@@ -369,7 +369,7 @@ test('back office by keyboard: the whole creation wizard, from the users list to
   await expect(next).not.toHaveAttribute('aria-disabled', 'true');
   await page.keyboard.press('Enter');
 
-  // Step 4: two roles with Space, then the final button; the overlay holds the focus while it sends.
+  // Step 4: two roles with Space, then the final button.
   await expect(heading('Rôles')).toBeFocused();
   for (const name of ['Adhésion', 'Comptable']) {
     const box = page.getByRole('checkbox', { name, exact: true });

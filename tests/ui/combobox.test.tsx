@@ -144,6 +144,26 @@ describe('the combobox (downshift useCombobox)', () => {
     expect(screen.getAllByText('Aucun résultat')).toHaveLength(2);
   });
 
+  it('keeps the highlight on the same option when the options change under it (an answer arriving), and drops it when that option is gone', async () => {
+    const onSelect = vi.fn();
+    const user = userEvent.setup();
+    const { rerender } = render(<ClientSide onSelect={onSelect} />);
+    await user.tab();
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}');
+    const highlighted = () => input().getAttribute('aria-activedescendant');
+    expect(document.getElementById(highlighted()!)?.textContent).toBe(SIRETS[1]!.label);
+    // The same options in another order: the highlight follows 'Nantes', and Enter chooses it.
+    rerender(<ClientSide onSelect={onSelect} options={[SIRETS[2]!, SIRETS[0]!, SIRETS[1]!]} />);
+    await waitFor(() => expect(document.getElementById(highlighted() ?? '')?.textContent).toBe(SIRETS[1]!.label));
+    await user.keyboard('{ArrowUp}{ArrowDown}');
+    expect(document.getElementById(highlighted()!)?.textContent).toBe(SIRETS[1]!.label);
+    // 'Nantes' gone: nothing is highlighted, and Enter chooses nothing.
+    rerender(<ClientSide onSelect={onSelect} options={[SIRETS[2]!, SIRETS[0]!]} />);
+    await waitFor(() => expect(highlighted()).toBeFalsy());
+    await user.keyboard('{Enter}');
+    expect(onSelect).not.toHaveBeenCalled();
+  });
+
   it("offers no 'Tous' without allLabel (a SIREN's only SIRET)", async () => {
     const user = userEvent.setup();
     render(<ClientSide withAll={false} options={SIRETS.slice(0, 1)} initial="a" />);

@@ -13,8 +13,14 @@ export function invitationDecisionActors(api: ApiClient, queryClient: QueryClien
           const { invitation, decision, reason } = input;
           const updated = decision === 'approve' ? await approveInvitation(api, invitation.id) : await rejectInvitation(api, invitation.id, reason);
           queryClient.setQueryData(invitationsKeys.detail(updated.id), updated);
+          // The lists show the decision before the confirmation closes, so that the focus it hands back finds
+          // the row as it now is.
+          await queryClient.invalidateQueries({ queryKey: invitationsKeys.all });
           return updated;
         } catch (error) {
+          // Decided elsewhere meanwhile, or not at all: the lists catch up, but the message does not wait for
+          // them (with the server out of reach, their refetch would retry for seconds).
+          void queryClient.invalidateQueries({ queryKey: invitationsKeys.all });
           const failure: DecisionFailure =
             error instanceof ApiFailure
               ? {
@@ -25,10 +31,6 @@ export function invitationDecisionActors(api: ApiClient, queryClient: QueryClien
                 }
               : { status: 0, statusText: '', message: null, reasonError: null };
           throw failure;
-        } finally {
-          // Decided here or elsewhere meanwhile: the lists show the truth either way, before the confirmation
-          // closes (so that the focus it hands back finds the row as it now is).
-          await queryClient.invalidateQueries({ queryKey: invitationsKeys.all });
         }
       }),
     },
