@@ -1,6 +1,14 @@
 // Which statements the PostgreSQL driver prepares once per connection (server/db/database.ts, issue 8).
-import { describe, expect, it } from 'vitest';
-import { PREPARE_ANYWAY, preparedName } from '../../../server/db/database.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+
+// The names are cached per process and capped (MAX_PREPARED): other test files run in the same worker
+// (isolate: false) may have filled the cache, so these tests read a fresh copy of the module.
+let PREPARE_ANYWAY: string;
+let preparedName: (text: string) => string | null;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ PREPARE_ANYWAY, preparedName } = await import('../../../server/db/database.ts'));
+});
 
 describe('statements prepared once per connection', () => {
   it('names lookups whose plan does not depend on their values, the same text always under the same name', () => {
