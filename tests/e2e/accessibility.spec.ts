@@ -50,6 +50,15 @@ async function hold(page: Page, pattern: string | RegExp) {
   };
 }
 
+/** Runs `act` with the answers to `pattern` held, checks the page once `shown` is on screen, then lets them through. */
+async function checkWhileHeld(page: Page, pattern: string | RegExp, act: () => Promise<unknown>, shown: string, check: () => Promise<void>) {
+  const release = await hold(page, pattern);
+  await act();
+  await expect(page.getByText(shown)).toBeVisible();
+  await check();
+  await release();
+}
+
 /** Fails the requests matching `pattern` as a network failure does, until the returned function is called. */
 async function cut(page: Page, pattern: string | RegExp, method = 'GET') {
   await page.route(pattern, (route) => (route.request().method() === method ? route.abort('failed') : route.fallback()));
@@ -127,11 +136,9 @@ test('back office, users list: dashboard and sidebar, the list loading, loaded, 
   const user = await createUser(page, 'Clinique des Tilleuls', { lastName: `Axe${letters()}`, roleCodes: ['COMPTABLE', 'ADHESION'] });
 
   // /utilisateurs: loading, loaded, the '+n' tooltip, the row menu, the confirmations, the toasts, an error, empty.
-  const releaseUsers = await hold(page, /\/api\/v2\/users\?/);
-  await sidebar(page).getByRole('link', { name: 'Gestion des utilisateurs' }).click();
-  await expect(page.getByText('Chargement des utilisateurs...')).toBeVisible();
-  await checkScreen(page, '/utilisateurs loading', titled('Gestion des utilisateurs'));
-  await releaseUsers();
+  await checkWhileHeld(page, /\/api\/v2\/users\?/, () => sidebar(page).getByRole('link', { name: 'Gestion des utilisateurs' }).click(), 'Chargement des utilisateurs...', () =>
+    checkScreen(page, '/utilisateurs loading', titled('Gestion des utilisateurs')),
+  );
   await expect(page.getByRole('table')).toBeVisible();
   await checkState(page, '/utilisateurs loaded');
   const sirenFilter = page.getByRole('combobox', { name: 'SIREN', exact: true });
@@ -189,11 +196,9 @@ test('back office, one user: profile, the four edit tabs and a failed save, the 
   const user = await createUser(page, 'Clinique des Tilleuls', { lastName: `Axe${letters()}`, roleCodes: ['COMPTABLE', 'ADHESION'] });
 
   // /utilisateurs/{id}: loading, loaded, unknown.
-  const releaseProfile = await hold(page, `**/api/v2/users/${user.id}`);
-  await page.goto(`/utilisateurs/${user.id}`);
-  await expect(page.getByText('Chargement du profil utilisateur...')).toBeVisible();
-  await checkScreen(page, '/utilisateurs/{id} loading', titled('Profil utilisateur'));
-  await releaseProfile();
+  await checkWhileHeld(page, `**/api/v2/users/${user.id}`, () => page.goto(`/utilisateurs/${user.id}`), 'Chargement du profil utilisateur...', () =>
+    checkScreen(page, '/utilisateurs/{id} loading', titled('Profil utilisateur')),
+  );
   await expect(page.getByRole('heading', { name: 'Profil utilisateur', level: 1 })).toBeVisible();
   await expect(page.getByText(user.email)).toBeVisible();
   await checkScreen(page, '/utilisateurs/{id}', titled('Profil utilisateur'));
@@ -202,11 +207,9 @@ test('back office, one user: profile, the four edit tabs and a failed save, the 
   await checkScreen(page, '/utilisateurs/{unknown id}', titled('Profil utilisateur'));
 
   // /utilisateurs/edit/{id}: the four tabs, a SIREN without SIRET, a failed save, a failed load.
-  const releaseEdit = await hold(page, `**/api/v2/users/${user.id}/full-details`);
-  await page.goto(`/utilisateurs/edit/${user.id}`);
-  await expect(page.getByText("Chargement de l'utilisateur...")).toBeVisible();
-  await checkScreen(page, '/utilisateurs/edit/{id} loading', titled('Modifier un utilisateur'));
-  await releaseEdit();
+  await checkWhileHeld(page, `**/api/v2/users/${user.id}/full-details`, () => page.goto(`/utilisateurs/edit/${user.id}`), "Chargement de l'utilisateur...", () =>
+    checkScreen(page, '/utilisateurs/edit/{id} loading', titled('Modifier un utilisateur')),
+  );
   await expect(page.getByLabel('Fonction')).toHaveValue('Assistante');
   await checkScreen(page, '/utilisateurs/edit/{id}, Détails Personnels', titled('Modifier un utilisateur'));
   await page.getByRole('tab', { name: 'SIREN' }).click();
@@ -252,11 +255,9 @@ test('back office, one user: profile, the four edit tabs and a failed save, the 
   await expect(stepHeading(page, 'Rôles')).toBeVisible();
   await checkState(page, '/utilisateurs/creer, step 4');
   await page.getByRole('checkbox', { name: 'Comptable', exact: true }).check();
-  const releaseCreate = await hold(page, '**/api/v2/users/complete');
-  await page.getByRole('button', { name: 'Créer Utilisateur' }).click();
-  await expect(page.getByText("Création de l'utilisateur en cours...")).toBeVisible();
-  await checkState(page, '/utilisateurs/creer, the submitting overlay');
-  await releaseCreate();
+  await checkWhileHeld(page, '**/api/v2/users/complete', () => page.getByRole('button', { name: 'Créer Utilisateur' }).click(), "Création de l'utilisateur en cours...", () =>
+    checkState(page, '/utilisateurs/creer, the submitting overlay'),
+  );
   await holdToast(page, 'Utilisateur créé avec succès.');
   await checkState(page, '/utilisateurs, the toast after a creation');
 });
@@ -267,11 +268,9 @@ test('back office, administrator requests: /admin loading, loaded, empty, its di
   const refused = await createPendingInvitation(page, 'EHPAD Les Glycines');
   const detailed = await createPendingInvitation(page, 'Clinique des Tilleuls');
 
-  const releaseList = await hold(page, /\/api\/v2\/invitations\?/);
-  await sidebar(page).getByRole('link', { name: 'Habilitation des administrateurs' }).click();
-  await expect(page.getByText('Chargement des invitations...')).toBeVisible();
-  await checkScreen(page, '/admin loading', titled('Admin OPCO'));
-  await releaseList();
+  await checkWhileHeld(page, /\/api\/v2\/invitations\?/, () => sidebar(page).getByRole('link', { name: 'Habilitation des administrateurs' }).click(), 'Chargement des invitations...', () =>
+    checkScreen(page, '/admin loading', titled('Admin OPCO')),
+  );
   await expect(page.getByRole('table')).toBeVisible();
   // Not the colour alone: every status badge says its status.
   const statuses = page.getByRole('row').locator('td:nth-child(5)');
@@ -308,12 +307,11 @@ test('back office, administrator requests: /admin loading, loaded, empty, its di
   await page.goto(`/admin/${detailed.id}`);
   await expect(page.getByRole('heading', { name: `Invitation #${detailed.id}` })).toBeVisible();
   await checkScreen(page, '/admin/{id} pending', titled("Détail de l'invitation"));
-  const releaseApproval = await hold(page, `**/api/v2/invitations/${detailed.id}/approve`);
-  await page.getByRole('button', { name: 'Approuver' }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmer' }).click();
-  await expect(page.getByText('Traitement en cours...')).toBeVisible();
-  await checkState(page, '/admin/{id}, the processing overlay');
-  await releaseApproval();
+  const approve = async () => {
+    await page.getByRole('button', { name: 'Approuver' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmer' }).click();
+  };
+  await checkWhileHeld(page, `**/api/v2/invitations/${detailed.id}/approve`, approve, 'Traitement en cours...', () => checkState(page, '/admin/{id}, the processing overlay'));
   await page.waitForURL((url) => url.pathname === '/admin');
 
   const headers = { Authorization: `Bearer ${await bearer(page)}` };

@@ -69,26 +69,25 @@ describe('the confirmation dialog', () => {
     await waitFor(() => expect(focused()).toBe(trigger));
   });
 
-  it("gives the focus to the next usable control of the trigger's row when the trigger was disabled meanwhile", async () => {
-    render(<Row onConfirmed="disable" />);
+  /** Approuver by keyboard, then its confirmation; confirming disables the row's trigger or removes the row. */
+  async function confirmFromRow(onConfirmed: 'disable' | 'remove') {
+    render(<Row onConfirmed={onConfirmed} />);
     const user = userEvent.setup();
     screen.getByRole('button', { name: 'Approuver' }).focus();
     await user.keyboard('{Enter}');
     await screen.findByRole('alertdialog');
     await user.tab();
     await user.keyboard('{Enter}');
+  }
+
+  it("gives the focus to the next usable control of the trigger's row when the trigger was disabled meanwhile", async () => {
+    await confirmFromRow('disable');
     await waitFor(() => expect(focused()).toBe(screen.getByRole('button', { name: 'Voir le détail' })));
     expect(screen.getByRole('button', { name: 'Approuver' })).toHaveProperty('disabled', true);
   });
 
   it("gives the focus to the nearest focusable container (the table's region) when the trigger's row is gone", async () => {
-    render(<Row onConfirmed="remove" />);
-    const user = userEvent.setup();
-    screen.getByRole('button', { name: 'Approuver' }).focus();
-    await user.keyboard('{Enter}');
-    await screen.findByRole('alertdialog');
-    await user.tab();
-    await user.keyboard('{Enter}');
+    await confirmFromRow('remove');
     await waitFor(() => expect(focused()).toBe(screen.getByRole('region', { name: 'Liste des demandes' })));
     expect(screen.queryByRole('button', { name: 'Approuver' })).toBeNull();
   });
