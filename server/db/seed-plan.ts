@@ -1,7 +1,7 @@
 // The demo data set as plain objects, computed without the database. Deterministic: a seeded generator
 // drawn in a fixed order, ids derived from stable keys, dates relative to REFERENCE_DATE.
 import { createHash } from 'node:crypto';
-import { makeSiren, makeSiret } from '../../src/domain/codes.ts';
+import { makeSiren, makeSiret } from '../../rules/codes.ts';
 import type { InvitationStatus, InvitationType, UserType } from './schema.ts';
 import type { NewUserFields } from './users-write.ts';
 import {

@@ -2,7 +2,7 @@
 // schemas, French messages), organizations and roles found in the database (users-plans.ts places them).
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { emailSchema, fieldErrorsOf, personalDetailsSchema, personNameSchema, type PersonalDetails } from '../../src/domain/validation.ts';
+import { emailSchema, fieldErrorsOf, personalDetailsSchema, personNameSchema, type PersonalDetails } from '../../rules/validation.ts';
 import { ApiError, type FieldError } from '../http/errors.ts';
 import { nulCharacterErrors } from '../http/input-guard.ts';
 import { toOrganizationDto, type OrganizationDto } from './organizations-repo.ts';

@@ -49,7 +49,7 @@ import {
   postalCodeSchema,
   rejectionReasonSchema,
   streetSchema,
-} from '../../src/domain/validation.ts';
+} from '../../rules/validation.ts';
 
 const badRequest = (message: string, fieldErrors: FieldError[]) => new ApiError(400, message, fieldErrors);
 

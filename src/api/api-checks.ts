@@ -1,5 +1,5 @@
 import { API_CHECKS, apiCheckSkipReason, type ApiCheckId } from '../domain/api-checks';
-import type { SessionUser } from '../domain/permissions';
+import type { SessionUser } from '../../rules/permissions';
 import { ApiFailure, type ApiClient } from './client';
 import { fetchOrganizations } from './organizations';
 import { fetchCurrentUser, fetchUsers } from './users';

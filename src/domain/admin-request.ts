@@ -1,5 +1,5 @@
 // Assigning the member-administrator role to an existing user (spec §2 'Assign-existing', §5, §6). Pure.
-import { isSirenEntry, isSiretEntry, sirenOf, type OrganizationEntry } from './codes';
+import { isSirenEntry, isSiretEntry, sirenOf, type OrganizationEntry } from '../../rules/codes';
 
 /** Spec §6, §9: the role the assign-existing flow requests, and the type of its requests. */
 export const ASSIGNED_ROLE_CODE = 'ADMIN_ADHERENT';

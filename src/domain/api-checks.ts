@@ -1,6 +1,6 @@
 // The three checks of the developer API test page (spec §2 /test-v2-api) and when each is skipped:
 // a call the server would refuse for want of a permission is not made, and says why.
-import { hasPermission, isBackOffice, type SessionUser } from './permissions';
+import { hasPermission, isBackOffice, type SessionUser } from '../../rules/permissions';
 
 export type ApiCheckId = 'currentUser' | 'users' | 'sirenOrganizations';
 

@@ -1,4 +1,4 @@
-import { hasPermission, isBackOffice, type SessionUser } from './permissions';
+import { hasPermission, isBackOffice, type SessionUser } from '../../rules/permissions';
 
 /** The sidebar entries of spec §2 'Shell and sidebar', shown or hidden by permission. */
 export type NavEntryId = 'home' | 'admin' | 'users' | 'profile' | 'signOut';

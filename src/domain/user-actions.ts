@@ -1,4 +1,4 @@
-import { hasPermission, isBackOffice, type SessionUser } from './permissions';
+import { hasPermission, isBackOffice, type SessionUser } from '../../rules/permissions';
 
 /** What the list needs of a target user to decide the row actions (spec §4, §6). */
 export interface TargetUser {

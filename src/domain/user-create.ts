@@ -2,7 +2,7 @@
 // types, §5 wizard Next and submission rules). Pure: the machine's guards, the screens and the tests read
 // the same functions.
 import { everySirenHasSiret, MAX_ROLES, type ChosenSiren, type ChosenSiret, type EditDetails } from './user-edit';
-import { personalDetailsSchema, type PersonalDetails } from './validation';
+import { personalDetailsSchema, type PersonalDetails } from '../../rules/validation';
 
 /** 'admin': the admin-creation flag (an administrator request, sent as an invitation); 'user': a direct creation. */
 export type WizardMode = 'user' | 'admin';

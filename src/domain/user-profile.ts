@@ -1,4 +1,4 @@
-import { sirenOf } from './codes';
+import { sirenOf } from '../../rules/codes';
 
 /** One organization and one role held there (OpenAPI UserDetailOrganization). */
 export interface HeldOrganization {

@@ -7,7 +7,7 @@ import { usersQueryOptions, type UserListItem } from '../api/users';
 import { assignAdminMachine, type AssignCandidate, type AssignError } from '../machines/assign-admin/assign-admin.machine';
 import { assignAdminActors } from '../machines/assign-admin/assign-admin.actors';
 import { assignIneligibility, displayName } from '../domain/admin-request';
-import { roleDisplayLabel, roleTone } from '../domain/roles';
+import { roleDisplayLabel, roleTone } from '../../rules/roles';
 import { AssignExistingPage } from '../ui/admin-actions/assign-existing-page';
 import { CandidateList, SelectedCandidate, SimplePager, type CandidateRow } from '../ui/admin-actions/candidate-list';
 import { Spinner } from '../ui/spinner';

@@ -2,7 +2,7 @@ import { createLazyRoute, Link, useRouter } from '@tanstack/react-router';
 import { Guarded, USER_CREATE_REQUIRED } from './guarded';
 import { AssignExistingFlow } from './assign-existing-flow';
 import { useDocumentTitle } from './use-document-title';
-import { isBackOffice } from '../domain/permissions';
+import { isBackOffice } from '../../rules/permissions';
 import { useSession } from '../session';
 import { fr } from '../i18n/fr';
 import type { AssignExistingSearch } from './assign-existing';

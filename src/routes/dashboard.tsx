@@ -1,7 +1,7 @@
 import { createRoute, Link } from '@tanstack/react-router';
 import { shellRoute } from './shell';
 import { useSession } from '../session';
-import { isBackOffice } from '../domain/permissions';
+import { isBackOffice } from '../../rules/permissions';
 import { DashboardPage } from '../ui/dashboard-page';
 import { useDocumentTitle } from './use-document-title';
 import { frShell as fr } from '../i18n/fr-shell';

@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/client';
 import type { Invitation } from '../api/invitations';
 import { invitationDecisionMachine, type Decision, type DecisionFailure } from '../machines/invitation-decision/invitation-decision.machine';
 import { invitationDecisionActors } from '../machines/invitation-decision/invitation-decision.actors';
-import { rejectionReasonSchema } from '../domain/validation';
+import { rejectionReasonSchema } from '../../rules/validation';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { RejectReasonField } from '../ui/invitations/reject-reason-field';
 import type { ToastMessage } from '../ui/toaster';

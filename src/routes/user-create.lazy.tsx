@@ -2,7 +2,7 @@ import { createLazyRoute } from '@tanstack/react-router';
 import { Guarded, USER_CREATE_REQUIRED } from './guarded';
 import { CreationWizardFlow } from './creation-wizard-flow';
 import { useSession } from '../session';
-import { hasPermission, isBackOffice } from '../domain/permissions';
+import { hasPermission, isBackOffice } from '../../rules/permissions';
 import { memberAdminSirens, type WizardMode } from '../domain/user-create';
 
 

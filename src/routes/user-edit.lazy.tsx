@@ -3,7 +3,7 @@ import { isUuid } from './search-params';
 import { useDocumentTitle } from './use-document-title';
 import { UserEditFlow } from './user-edit-flow';
 import { useSession } from '../session';
-import { hasPermission, isBackOffice } from '../domain/permissions';
+import { hasPermission, isBackOffice } from '../../rules/permissions';
 import { UserNotFound } from '../ui/users/user-profile';
 import { fr } from '../i18n/fr';
 

@@ -6,7 +6,7 @@ import { useDocumentTitle } from './use-document-title';
 import { ApiFailure } from '../api/client';
 import { organizationByCodeQueryOptions, userQueryOptions } from '../api/user-details';
 import { useSession } from '../session';
-import { hasPermission } from '../domain/permissions';
+import { hasPermission } from '../../rules/permissions';
 import { canEditUser } from '../domain/user-actions';
 import { groupBySiren } from '../domain/user-profile';
 import { Spinner } from '../ui/spinner';

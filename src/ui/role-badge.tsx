@@ -1,4 +1,4 @@
-import type { RoleTone } from '../domain/roles';
+import type { RoleTone } from '../../rules/roles';
 
 /** Text always dark on a light tint: contrast AA whatever the tone. */
 const TONE_CLASSES: Record<RoleTone, string> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidSiren, isValidSiret, luhnCheckDigit, makeSiret } from '../../src/domain/codes.ts';
+import { isValidSiren, isValidSiret, luhnCheckDigit, makeSiret } from '../../rules/codes.ts';
 import { asciiSlug, coprimeMultiplier, datasetSize, LA_POSTE_PAYLOAD, MIN_USERS, parseCount, sirenPayload, sizeLabel, weightedSlots } from '../../bench/dataset.ts';
 
 describe('benchmark data set sizes', () => {

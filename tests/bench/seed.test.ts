@@ -6,8 +6,8 @@ import { openDatabase, type DatabaseHandle } from '../../server/db/database.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { DEMO_ACCOUNTS, seedDemoData } from '../../server/db/seed.ts';
 import { EMPLOYERS } from '../../server/db/seed-data.ts';
-import { emailSchema } from '../../src/domain/validation.ts';
-import { isValidSiren, isValidSiret } from '../../src/domain/codes.ts';
+import { emailSchema } from '../../rules/validation.ts';
+import { isValidSiren, isValidSiret } from '../../rules/codes.ts';
 import { datasetSize } from '../../bench/dataset.ts';
 import { countRows, loadBenchData, type SeedSession } from '../../bench/seed-runner.ts';
 

@@ -11,7 +11,7 @@ import {
   normalizeOrganizationCode,
   organizationCodeType,
   sirenOf,
-} from '../../src/domain/codes.ts';
+} from '../../rules/codes.ts';
 
 describe('Luhn', () => {
   it('accepts known valid numbers and refuses one with a changed digit', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { navigationFor } from '../../src/domain/navigation';
-import type { SessionUser } from '../../src/domain/permissions';
+import type { SessionUser } from '../../rules/permissions';
 
 // The shapes of the demo personas (shared/spec/demo-data.md).
 const backOfficeAll: SessionUser = {

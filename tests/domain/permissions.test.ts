@@ -6,7 +6,7 @@ import {
   isBackOffice,
   permissionsOf,
   type SessionUser,
-} from '../../src/domain/permissions';
+} from '../../rules/permissions';
 
 const backOffice: SessionUser = {
   isActive: true,

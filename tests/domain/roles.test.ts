@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roleDisplayLabel } from '../../src/domain/roles';
+import { roleDisplayLabel } from '../../rules/roles';
 
 describe('roleDisplayLabel', () => {
   it('reads the quoted part in parentheses as the display label', () => {
@@ -14,7 +14,7 @@ describe('roleDisplayLabel', () => {
   });
 });
 
-import { roleTone } from '../../src/domain/roles';
+import { roleTone } from '../../rules/roles';
 
 describe('role badge colours', () => {
   it('gives each known code its colour, ORG_ADMIN the one of ADMIN_ADHERENT, and grey to any other', () => {

@@ -11,7 +11,7 @@ import {
   siretSchema,
   fieldErrorsOf,
   personalDetailsSchema,
-} from '../../src/domain/validation';
+} from '../../rules/validation';
 
 const messageOf = (result: { success: boolean; error?: { issues: { message: string }[] } }) => (result.success ? null : result.error!.issues[0]!.message);
 

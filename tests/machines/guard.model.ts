@@ -1,6 +1,6 @@
 // The guard machine's model: the test replays its paths, `npm run charts` counts them and measures coverage.
 import { isDeepStrictEqual } from 'node:util';
-import type { SessionUser } from '../../src/domain/permissions';
+import type { SessionUser } from '../../rules/permissions';
 import { guardMachine, guardOutcome, type GuardRequirement, type GuardSession } from '../../src/machines/guard/guard.machine';
 import type { MachineModel, ModelEvent } from '../model/harness';
 

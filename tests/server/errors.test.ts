@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorBody, fieldErrorsFromValidation } from '../../server/http/errors.ts';
-import { MESSAGES } from '../../src/domain/validation.ts';
+import { MESSAGES } from '../../rules/validation.ts';
 
 describe('API error bodies', () => {
   it('names the field of a missing property, an unknown one and a bad value, in French', () => {

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { AppShell, type AppShellProps } from '../../src/ui/app-shell';
 import { navigationFor } from '../../src/domain/navigation';
-import type { SessionUser } from '../../src/domain/permissions';
+import type { SessionUser } from '../../rules/permissions';
 import type { ProfileSummary } from '../../src/ui/profile-panel';
 
 afterEach(cleanup);

@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import { sirensOfOrganizations, type Ineligibility } from '../../domain/admin-request';
-import type { OrganizationEntry } from '../../domain/codes';
+import type { OrganizationEntry } from '../../../rules/codes';
 import { requiredActor } from '../shared/required-actor';
 
 /** A listed user as the workflow needs them: who to invite, where, and whether they may be picked (decided by the screen). */

@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { ApiFailure, type ApiClient } from '../../api/client';
 import { fetchOrganizationByCode, fetchUserFullDetails, updateUserComplete, userDetailsKeys, type UserFullDetails } from '../../api/user-details';
 import { usersKeys } from '../../api/users';
-import { sirenOf } from '../../domain/codes';
+import { sirenOf } from '../../../rules/codes';
 import { holdsInternalRole } from '../../domain/user-actions';
 import { DETAIL_FIELDS, formFromAssignments, offeredRoles, organizationCodesOf, type EditDetails, type KnownOrganization } from '../../domain/user-edit';
 import type { LoadedUser, LoadInput, SaveFailure, SaveInput } from './edit-tabs.machine';

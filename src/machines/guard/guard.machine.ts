@@ -2,8 +2,8 @@
 // Pure: the route performs the redirect the outcome names.
 import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
-import { hasAnyRole, hasPermission, isBackOffice } from '../../domain/permissions';
-import type { PermissionMode, SessionUser } from '../../domain/permissions';
+import { hasAnyRole, hasPermission, isBackOffice } from '../../../rules/permissions';
+import type { PermissionMode, SessionUser } from '../../../rules/permissions';
 
 export const SIGN_IN_PATH = '/authentication/sign-in';
 export const DEFAULT_FALLBACK = '/dashboard';

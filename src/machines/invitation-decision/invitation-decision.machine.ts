@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { rejectionReasonSchema } from '../../domain/validation';
+import { rejectionReasonSchema } from '../../../rules/validation';
 import { requiredActor } from '../shared/required-actor';
 
 /** What the decision needs of an invitation. */

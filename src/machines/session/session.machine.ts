@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import type { SessionUser } from '../../domain/permissions';
+import type { SessionUser } from '../../../rules/permissions';
 import { tokenSubject } from '../../domain/token';
 import { requiredActor } from '../shared/required-actor';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import * as Tooltip from '@radix-ui/react-tooltip';
 import { fr } from '../../i18n/fr';
 import { RoleBadge } from '../role-badge';
-import type { RoleTone } from '../../domain/roles';
+import type { RoleTone } from '../../../rules/roles';
 
 export interface RoleChip {
   code: string;

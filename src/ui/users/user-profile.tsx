@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { roleDisplayLabel, roleTone } from '../../domain/roles';
+import { roleDisplayLabel, roleTone } from '../../../rules/roles';
 import type { HeldRole, ProfileSiren } from '../../domain/user-profile';
 import { fr } from '../../i18n/fr';
 import { RoleBadge } from '../role-badge';

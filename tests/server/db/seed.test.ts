@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isValidSiren, isValidSiret } from '../../../src/domain/codes.ts';
+import { isValidSiren, isValidSiret } from '../../../rules/codes.ts';
 import { migrate } from '../../../server/db/migrate.ts';
 import type { Database } from '../../../server/db/schema.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, REFERENCE_DATE, seedDemoData } from '../../../server/db/seed.ts';

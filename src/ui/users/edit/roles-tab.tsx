@@ -1,5 +1,5 @@
 import { canToggleRole, MAX_ROLES, type OfferedRole } from '../../../domain/user-edit';
-import { roleDisplayLabel, roleTone } from '../../../domain/roles';
+import { roleDisplayLabel, roleTone } from '../../../../rules/roles';
 import { fr } from '../../../i18n/fr';
 import { RoleBadge } from '../../role-badge';
 
