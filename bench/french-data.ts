@@ -1,6 +1,6 @@
 // Word lists of the benchmark data set (npm run bench:seed): French first and last names with their
 // rough frequency among working adults, kinds and names of health and medico-social employers, mail
-// providers. Towns, streets, job titles and rejection reasons come from the demo seed (server/db/seed-data.ts).
+// providers. Towns, streets, job titles and rejection reasons come from the demo seed (server/seed/seed-data.ts).
 
 /** [first name, gender, weight]: the healthcare workforce is about three quarters women. */
 export const BENCH_FIRST_NAMES: readonly (readonly [string, 'F' | 'M', number])[] = [

@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../server/db/database.ts';
 import { migrate } from '../server/db/migrate.ts';
-import { seedDemoData } from '../server/db/seed.ts';
+import { seedDemoData } from '../server/seed/seed.ts';
 import { datasetSize, type DatasetSize } from './dataset.ts';
 import { databaseName } from './names.ts';
 import { benchPlan, seedSteps, type DemoCounts } from './seed-sql.ts';

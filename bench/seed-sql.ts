@@ -1,7 +1,7 @@
 // The set-based SQL of npm run bench:seed: every table filled by INSERT … SELECT over generate_series,
 // drawing from small lookup tables with a deterministic hash (same size, same data). Runs on one session
 // (temporary tables and functions), after the migrations and the demo seed.
-import { EMPLOYERS, JOB_TITLES, JOB_TITLES_BY_ROLE, REFERENCE_DATE, REGIONS, REJECTION_REASONS, STREETS, type JobTitleKey } from '../server/db/seed-data.ts';
+import { EMPLOYERS, JOB_TITLES, JOB_TITLES_BY_ROLE, REFERENCE_DATE, REGIONS, REJECTION_REASONS, STREETS, type JobTitleKey } from '../server/seed/seed-data.ts';
 import { asciiSlug, coprimeMultiplier, LA_POSTE_PAYLOAD, SIREN_MULTIPLIER, SIREN_OFFSET, SIREN_PAYLOAD_BASE, SIREN_PAYLOAD_RANGE, weightedSlots, type DatasetSize } from './dataset.ts';
 import { BACK_OFFICE_DOMAIN, BACK_OFFICE_STAFF, BENCH_FIRST_NAMES, BENCH_LAST_NAMES, EMPLOYER_KINDS, EMPLOYER_NAMES, EXTERNAL_ROLE_CYCLE, PERSONAL_DOMAINS } from './french-data.ts';
 

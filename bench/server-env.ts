@@ -3,7 +3,7 @@
 // its keys (as tests/server/support/test-app.ts does). Everything else is the production configuration.
 import { importJWK, SignJWT } from 'jose';
 import { LOCAL_CLIENT_ID } from '../server/config.ts';
-import { loadSigningKeys } from '../server/idp/signing-keys.ts';
+import { loadSigningKeys } from '../server/dev-idp/signing-keys.ts';
 
 /** Connections of the server's PostgreSQL pool, of the database floor and of the load generator. */
 export const BENCH_POOL_SIZE = 32;

@@ -6,33 +6,33 @@ import fastifyStatic from '@fastify/static';
 import openapiGlue from 'fastify-openapi-glue';
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
-import type { TokenVerifier, VerifiedToken } from './auth/token-verifier.ts';
+import type { TokenVerifier, VerifiedToken } from './identity/token-verifier.ts';
 import type { TlsMaterial } from './tls.ts';
-import { ApiError, errorBody, fieldErrorsFromValidation } from './http/errors.ts';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './http/database-errors.ts';
-import { documentForOperations, loadApiDocument } from './http/openapi-document.ts';
-import { authenticateApiRequests, bearerAuth } from './http/bearer-auth.ts';
-import { loadActorForApiRequests } from './http/actor-hook.ts';
-import { refuseNulCharacters } from './http/input-guard.ts';
-import { databaseFormats, refuseNonFiniteNumbers, refuseUnvalidatedBodies } from './http/validation-gaps.ts';
-import { serializeRequest } from './http/logging.ts';
-import { securityHeadersFor } from './http/security-headers.ts';
-import { registerApiCors } from './http/cors.ts';
-import { registerApiRateLimit } from './http/rate-limit.ts';
-import { BODY_LIMIT_BYTES, refuseOversizedBodies } from './http/body-limit.ts';
-import { usersHandlers } from './routes/users.ts';
-import { organizationsHandlers } from './routes/organizations.ts';
-import { rolesHandlers } from './routes/roles.ts';
-import { auditHandlers } from './routes/audit.ts';
-import { registerApiDocs } from './http/api-docs.ts';
-import type { SigningKeys } from './idp/signing-keys.ts';
-import type { DemoAccountLine } from './idp/pages.ts';
-import { LocalIdentityDirectory, type IdentityDirectory } from './idp/directory.ts';
-import { invitationsHandlers } from './routes/invitations.ts';
-import { configureAccountSetup } from './idp/account-setup.ts';
+import { ApiError, errorBody, fieldErrorsFromValidation } from './api/errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './plugins/database-errors.ts';
+import { documentForOperations, loadApiDocument } from './api/openapi-document.ts';
+import { authenticateApiRequests, bearerAuth } from './plugins/bearer-auth.ts';
+import { loadActorForApiRequests } from './plugins/actor.ts';
+import { refuseNulCharacters } from './plugins/input-guard.ts';
+import { databaseFormats, refuseNonFiniteNumbers, refuseUnvalidatedBodies } from './plugins/validation-gaps.ts';
+import { serializeRequest } from './plugins/logging.ts';
+import { securityHeadersFor } from './plugins/security-headers.ts';
+import { registerApiCors } from './plugins/cors.ts';
+import { registerApiRateLimit } from './plugins/rate-limit.ts';
+import { BODY_LIMIT_BYTES, refuseOversizedBodies } from './plugins/body-limit.ts';
+import { usersHandlers } from './api/users.ts';
+import { organizationsHandlers } from './api/organizations.ts';
+import { rolesHandlers } from './api/roles.ts';
+import { auditHandlers } from './api/audit.ts';
+import { registerApiDocs } from './plugins/api-docs.ts';
+import type { SigningKeys } from './dev-idp/signing-keys.ts';
+import type { DemoAccountLine } from './dev-idp/pages.ts';
+import { LocalIdentityDirectory, type IdentityDirectory } from './identity/directory.ts';
+import { invitationsHandlers } from './api/invitations.ts';
+import { configureAccountSetup } from './dev-idp/account-setup.ts';
 import { logEnqueuedMailTo } from './mail/outbox.ts';
 import { createMailDelivery } from './mail/delivery.ts';
-import type { HandlerDeps } from './routes/deps.ts';
+import type { HandlerDeps } from './api/deps.ts';
 import { runtimeConfigFor } from './runtime-config.ts';
 import { ListTotals } from './db/list-totals.ts';
 
@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onRequest', loadActorForApiRequests(database.db));
   app.addHook('preParsing', refuseOversizedBodies);
   app.addHook('preValidation', refuseNulCharacters);
-  // What the contract refuses and Fastify's validation lets through (server/http/validation-gaps.ts).
+  // What the contract refuses and Fastify's validation lets through (server/plugins/validation-gaps.ts).
   app.addHook('preValidation', refuseUnvalidatedBodies);
   app.addHook('preHandler', refuseNonFiniteNumbers);
   const securityHeaders = securityHeadersFor(config);
@@ -167,7 +167,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (config.auth.kind === 'local') {
     if (!deps.signingKeys) throw new Error('the local identity provider needs its signing keys');
     // Loaded only with the local provider: a deployment with B2C, Entra or another provider never loads oidc-provider.
-    const { createLocalProvider, mountLocalProvider } = await import('./idp/local-provider.ts');
+    const { createLocalProvider, mountLocalProvider } = await import('./dev-idp/local-provider.ts');
     const provider = createLocalProvider({
       issuer: `${config.publicOrigin}/oidc`,
       clientId: config.auth.clientId,

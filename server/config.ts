@@ -23,7 +23,7 @@ export interface AuthConfig {
   discoveryUrl: string | null;
 }
 
-/** Microsoft Graph, the account directory of B2C and Entra External ID (server/idp/graph-directory.ts). */
+/** Microsoft Graph, the account directory of B2C and Entra External ID (server/identity/graph-directory.ts). */
 export interface GraphConfig {
   tenantId: string;
   clientId: string;
@@ -57,7 +57,7 @@ export interface ServerConfig {
   logLevel: string;
   /** E-mails (server/mail/): without smtpUrl they stay in the outbox table and the log, unsent. */
   mail: { smtpUrl: string | null; from: string };
-  /** API requests a minute per person or client address (API_RATE_LIMIT_PER_MINUTE, default 600; 0: no limit). See server/http/rate-limit.ts. */
+  /** API requests a minute per person or client address (API_RATE_LIMIT_PER_MINUTE, default 600; 0: no limit). See server/plugins/rate-limit.ts. */
   apiRateLimitPerMinute: number;
   /**
    * Which proxies to believe about the client's address (TRUST_PROXY: unset for none; a number of hops;

@@ -4,11 +4,11 @@ import { readConfig } from './config.ts';
 import { loadTls } from './tls.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { DEMO_ACCOUNTS, seedDemoData, seedReferenceData } from './db/seed.ts';
-import { loadSigningKeys } from './idp/signing-keys.ts';
-import { verifierFor } from './auth/token-verifier.ts';
+import { DEMO_ACCOUNTS, seedDemoData, seedReferenceData } from './seed/seed.ts';
+import { loadSigningKeys } from './dev-idp/signing-keys.ts';
+import { verifierFor } from './identity/token-verifier.ts';
 import { buildApp } from './app.ts';
-import { identityDirectoryFor } from './idp/graph-directory.ts';
+import { identityDirectoryFor } from './identity/graph-directory.ts';
 
 /** How long a stop waits for the requests under way (a load balancer's deregistration delay is usually longer). */
 const SHUTDOWN_GRACE_MS = 10_000;

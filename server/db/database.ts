@@ -87,7 +87,7 @@ export function preparedName(text: string): string | null {
 
 /**
  * How long the API waits on PostgreSQL, so that a stopped or unreachable database answers 503 within
- * about two seconds (server/http/database-errors.ts) instead of hanging:
+ * about two seconds (server/plugins/database-errors.ts) instead of hanging:
  * - connectMs: making a connection, or waiting for a free one of the pool;
  * - statementMs: one statement of the API (statement_timeout, enforced by PostgreSQL; the slowest reads
  *   take well under a second at a million users). Migrations and scripts (exec, withRawTransaction) have none;

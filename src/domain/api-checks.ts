@@ -10,7 +10,7 @@ export const API_CHECKS: readonly { id: ApiCheckId; request: string }[] = [
   { id: 'sirenOrganizations', request: 'GET /api/v2/organizations?type=SIREN' },
 ];
 
-/** Listing organizations is open to the back office and to holders of one of these (as server/policy/organizations.ts decides). */
+/** Listing organizations is open to the back office and to holders of one of these (as server/features/organizations/organizations.policy.ts decides). */
 export const ORGANIZATION_SEARCH_PERMISSIONS = ['ORG_LIST', 'USER_LIST', 'USER_CREATE'] as const;
 
 /** Why the check is not run for this user, or null to run it. The reasons are the spec's English developer texts. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiCheckSkipReason, ORGANIZATION_SEARCH_PERMISSIONS } from '../../src/domain/api-checks';
 import type { SessionUser } from '../../rules/permissions';
-import { ORGANIZATION_SEARCH_PERMISSIONS as SERVER_RULE } from '../../server/policy/organizations.ts';
+import { ORGANIZATION_SEARCH_PERMISSIONS as SERVER_RULE } from '../../server/features/organizations/organizations.policy.ts';
 
 const backOfficeReader: SessionUser = { isActive: true, userType: 'BACKOFFICE', email: 'lecteur@portail.test', permissions: [{ code: 'USER_LIST' }] };
 const backOfficeWithout: SessionUser = { ...backOfficeReader, permissions: [] };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { backends } from './db/test-databases.ts';
-import { DOCUMENT_PATH, operationIds, type OpenApiDocument } from '../../server/http/openapi-document.ts';
+import { DOCUMENT_PATH, operationIds, type OpenApiDocument } from '../../server/api/openapi-document.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 const yamlDocument = parse(fs.readFileSync(DOCUMENT_PATH, 'utf8')) as OpenApiDocument;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
-import { writeAudit } from '../../server/db/audit.ts';
+import { writeAudit } from '../../server/features/audit/audit.repository.ts';
 import type { AuditAction } from '../../server/db/schema.ts';
 import type { components } from '../../src/api/schema.gen.ts';
 import { getChecked } from './support/requests.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { loadApiDocument, type OpenApiDocument } from '../../server/http/openapi-document.ts';
+import { loadApiDocument, type OpenApiDocument } from '../../server/api/openapi-document.ts';
 import { backends } from './db/test-databases.ts';
 import { expectMatchesContract } from './support/contract.ts';
 import { fixtures } from './support/fixtures.ts';

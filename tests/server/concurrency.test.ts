@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJWK, SignJWT } from 'jose';
-import { loadSigningKeys } from '../../server/idp/signing-keys.ts';
+import { loadSigningKeys } from '../../server/dev-idp/signing-keys.ts';
 import { createTestDatabase, type TestDatabase } from './db/test-databases.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 

@@ -1,10 +1,10 @@
-// Which failures mean "the database cannot be reached right now" (503 with Retry-After, server/http/database-errors.ts),
+// Which failures mean "the database cannot be reached right now" (503 with Retry-After, server/plugins/database-errors.ts),
 // with errors made by the real pg and pg-pool where a test can make them, and the answers the server gives for them.
 import net from 'node:net';
 import type { KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../server/http/database-errors.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../server/plugins/database-errors.ts';
 import { expectMatchesContract } from './support/contract.ts';
 import { freePort } from './support/server-process.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';

@@ -48,7 +48,7 @@ describe('the local mailbox (/oidc/dev/mailbox)', () => {
   });
 
   it('is linked from the local sign-in page', async () => {
-    const { signInPage } = await import('../../server/idp/pages.ts');
+    const { signInPage } = await import('../../server/dev-idp/pages.ts');
     expect(signInPage({ uid: 'u', email: '', error: null, demoAccounts: [] })).toContain('<a href="/oidc/dev/mailbox">boîte d\'envoi locale</a>');
   });
 });

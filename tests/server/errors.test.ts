@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorBody, fieldErrorsFromValidation } from '../../server/http/errors.ts';
+import { errorBody, fieldErrorsFromValidation } from '../../server/api/errors.ts';
 import { MESSAGES } from '../../rules/validation.ts';
 
 describe('API error bodies', () => {

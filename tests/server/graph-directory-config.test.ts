@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
-import { GraphIdentityDirectory, identityDirectoryFor } from '../../server/idp/graph-directory.ts';
-import { LocalIdentityDirectory } from '../../server/idp/directory.ts';
+import { GraphIdentityDirectory, identityDirectoryFor } from '../../server/identity/graph-directory.ts';
+import { LocalIdentityDirectory } from '../../server/identity/directory.ts';
 
 const production = {
   NODE_ENV: 'production',

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Transaction } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import { IdentityDirectoryError, IdentityTakenError } from '../../server/idp/directory.ts';
-import { GraphDirectoryError, GraphIdentityDirectory, strongPassword, type GraphDirectoryOptions } from '../../server/idp/graph-directory.ts';
+import { IdentityDirectoryError, IdentityTakenError } from '../../server/identity/directory.ts';
+import { GraphDirectoryError, GraphIdentityDirectory, strongPassword, type GraphDirectoryOptions } from '../../server/identity/graph-directory.ts';
 
 interface Recorded {
   method: string;

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { freshEmail, invitationsApi, newPersonMetadata, organizationByName } from './support/invitations.ts';
-import { verifyLocalCredentials } from '../../server/db/identity-store.ts';
-import { accountSetupUrl, configureAccountSetup, createAccountSetupToken, readAccountSetupToken } from '../../server/idp/account-setup.ts';
-import { loadSigningKeys } from '../../server/idp/signing-keys.ts';
+import { verifyLocalCredentials } from '../../server/identity/local-accounts.ts';
+import { accountSetupUrl, configureAccountSetup, createAccountSetupToken, readAccountSetupToken } from '../../server/dev-idp/account-setup.ts';
+import { loadSigningKeys } from '../../server/dev-idp/signing-keys.ts';
 
 const PASSWORD = 'Un-mot-de-passe-2026';
 

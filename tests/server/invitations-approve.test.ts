@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { firstSiretOf, freshEmail, invitationsApi, newPersonMetadata, organizationByName, traceCounts } from './support/invitations.ts';
-import { IdentityDirectoryError, LocalIdentityDirectory } from '../../server/idp/directory.ts';
+import { IdentityDirectoryError, LocalIdentityDirectory } from '../../server/identity/directory.ts';
 
 for (const backend of backends) {
   describe(`approving invitations on ${backend.name}`, () => {

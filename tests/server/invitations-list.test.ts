@@ -3,7 +3,7 @@ import type { KyselyPlugin } from 'kysely';
 import { backends } from './db/test-databases.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { freshEmail, invitationsApi, newPersonMetadata, organizationByName } from './support/invitations.ts';
-import { listInvitations } from '../../server/db/invitations-repo.ts';
+import { listInvitations } from '../../server/features/invitations/invitations.repository.ts';
 
 for (const backend of backends) {
   describe(`listing and reading invitations on ${backend.name}`, () => {

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Compilable, Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
 import { migrate } from '../../server/db/migrate.ts';
-import { seedDemoData } from '../../server/db/seed.ts';
+import { seedDemoData } from '../../server/seed/seed.ts';
 import type { Database } from '../../server/db/schema.ts';
-import { findOrganizationByCode, findOrganizationById, listOrganizations, organizationsMatching, type OrganizationFilter } from '../../server/db/organizations-repo.ts';
-import { auditEntriesMatching, listAuditEntries } from '../../server/db/audit-repo.ts';
-import { listAllRoles } from '../../server/db/roles-repo.ts';
+import { findOrganizationByCode, findOrganizationById, listOrganizations, organizationsMatching, type OrganizationFilter } from '../../server/features/organizations/organizations.repository.ts';
+import { auditEntriesMatching, listAuditEntries } from '../../server/features/audit/audit-list.repository.ts';
+import { listAllRoles } from '../../server/features/roles/roles.repository.ts';
 
 /** Counts the statements a Kysely instance sends. */
 class StatementCounter implements KyselyPlugin {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
-import { ROLES } from '../../server/db/seed-data.ts';
+import { ROLES } from '../../server/seed/seed-data.ts';
 import { expectMatchesContract } from './support/contract.ts';
 import { getAs } from './support/requests.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';

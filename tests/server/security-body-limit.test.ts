@@ -2,8 +2,8 @@
 // larger one answers 413 with the error body, whether its length is announced or it comes in chunks.
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES } from '../../server/http/body-limit.ts';
-import { loadApiDocument } from '../../server/http/openapi-document.ts';
+import { BODY_LIMIT_BYTES } from '../../server/plugins/body-limit.ts';
+import { loadApiDocument } from '../../server/api/openapi-document.ts';
 import { PERSONAS, startUsersApp, userIdOf } from './support/users-api.ts';
 import type { TestApp } from './support/test-app.ts';
 

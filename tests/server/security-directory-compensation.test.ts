@@ -10,7 +10,7 @@ import { fixtures } from './support/fixtures.ts';
 import { PERSONAS, startUsersApp, type DemoOrganizations } from './support/users-api.ts';
 import type { TestApp } from './support/test-app.ts';
 import type { Database } from '../../server/db/schema.ts';
-import { IdentityDirectoryError, type CreatedAccount, type IdentityDirectory } from '../../server/idp/directory.ts';
+import { IdentityDirectoryError, type CreatedAccount, type IdentityDirectory } from '../../server/identity/directory.ts';
 
 type AccountState = 'enabled' | 'disabled' | 'deleted';
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
-import { HSTS_MAX_AGE_SECONDS, securityHeadersFor } from '../../server/http/security-headers.ts';
+import { HSTS_MAX_AGE_SECONDS, securityHeadersFor } from '../../server/plugins/security-headers.ts';
 import { openSignInForm } from './support/sign-in.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { PERSONAS } from './support/users-api.ts';

@@ -11,7 +11,7 @@ import { freshEmail, invitationsApi, newPersonMetadata, organizationByName, trac
 import { callApi, completePayload, PERSONAS, rowCounts, roleIds, type RoleIds } from './support/users-api.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { migrate } from '../../server/db/migrate.ts';
-import { IdentityTakenError, LocalIdentityDirectory } from '../../server/idp/directory.ts';
+import { IdentityTakenError, LocalIdentityDirectory } from '../../server/identity/directory.ts';
 
 const IDENTITY_TAKEN_MESSAGE = 'Le compte de connexion de cette adresse email appartient déjà à un autre utilisateur.';
 

@@ -1,11 +1,11 @@
 // The decisions the security review found outside server/policy (item 11), now policy functions: pure,
 // tested on their own, without a database.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../server/http/errors.ts';
-import type { Actor } from '../../server/policy/actor.ts';
-import { invitationCreationSeesAccounts, requireInviteeNotBackOffice, requiresInviteeProfile } from '../../server/policy/invitations.ts';
-import { organizationVisibility } from '../../server/policy/organizations.ts';
-import { fullDetailsView, requireCanChangeAccount, requireCanGrantInheritance, userScope } from '../../server/policy/users.ts';
+import { ApiError } from '../../server/api/errors.ts';
+import type { Actor } from '../../server/core/actor.ts';
+import { invitationCreationSeesAccounts, requireInviteeNotBackOffice, requiresInviteeProfile } from '../../server/features/invitations/invitations.policy.ts';
+import { organizationVisibility } from '../../server/features/organizations/organizations.policy.ts';
+import { fullDetailsView, requireCanChangeAccount, requireCanGrantInheritance, userScope } from '../../server/features/users/users.policy.ts';
 
 const SIREN = 'siren-a';
 const [SIRET_1, SIRET_2] = ['siret-a1', 'siret-a2'];

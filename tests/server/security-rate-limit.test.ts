@@ -7,7 +7,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readConfig } from '../../server/config.ts';
-import { registerApiRateLimit, tooManyRequestsMessage } from '../../server/http/rate-limit.ts';
+import { registerApiRateLimit, tooManyRequestsMessage } from '../../server/plugins/rate-limit.ts';
 import { serverEnv } from '../../bench/server-env.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { PERSONAS } from './support/users-api.ts';

@@ -2,8 +2,8 @@
 // for one account (e-mail, any case) from one client address, that pair is refused for the rest of the
 // minute, even with the right password; other addresses and other accounts are not.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO_PASSWORD } from '../../server/db/seed.ts';
-import { createSignInThrottle, TOO_MANY_SIGN_IN_ATTEMPTS } from '../../server/idp/sign-in-throttle.ts';
+import { DEMO_PASSWORD } from '../../server/seed/seed.ts';
+import { createSignInThrottle, TOO_MANY_SIGN_IN_ATTEMPTS } from '../../server/dev-idp/sign-in-throttle.ts';
 import { openSignInForm } from './support/sign-in.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { PERSONAS } from './support/users-api.ts';

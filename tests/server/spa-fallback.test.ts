@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/database.ts';
-import { loadSigningKeys } from '../../server/idp/signing-keys.ts';
-import { verifierFor } from '../../server/auth/token-verifier.ts';
+import { loadSigningKeys } from '../../server/dev-idp/signing-keys.ts';
+import { verifierFor } from '../../server/identity/token-verifier.ts';
 
 describe('serving the SPA', () => {
   let app: FastifyInstance;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { createTokenVerifier, InvalidTokenError } from '../../server/auth/token-verifier.ts';
+import { createTokenVerifier, InvalidTokenError } from '../../server/identity/token-verifier.ts';
 
 async function setup(subjectClaim?: 'sub' | 'oid') {
   const { privateKey, publicKey } = await generateKeyPair('RS256');

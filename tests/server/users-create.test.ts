@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import { backends } from './db/test-databases.ts';
 import type { TestApp } from './support/test-app.ts';
 import { callApi, completePayload, PERSONAS, rowCounts, startUsersApp, uniqueEmail, wizardPayload, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
-import { IdentityDirectoryError, LocalIdentityDirectory } from '../../server/idp/directory.ts';
+import { IdentityDirectoryError, LocalIdentityDirectory } from '../../server/identity/directory.ts';
 import type { Database } from '../../server/db/schema.ts';
 
 /** The local directory, made to fail on demand after the portal's rows are written. */

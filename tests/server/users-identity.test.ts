@@ -3,9 +3,9 @@ import type { Kysely, Transaction } from 'kysely';
 import { backends } from './db/test-databases.ts';
 import type { TestApp } from './support/test-app.ts';
 import { callApi, createUserAs, PERSONAS, rowCounts, startUsersApp, uniqueEmail, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
-import { createIdentityAccount, setIdentityPassword, verifyLocalCredentials } from '../../server/db/identity-store.ts';
+import { createIdentityAccount, setIdentityPassword, verifyLocalCredentials } from '../../server/identity/local-accounts.ts';
 import type { Database } from '../../server/db/schema.ts';
-import { IdentityDirectoryError, LocalIdentityDirectory, type IdentityDirectory } from '../../server/idp/directory.ts';
+import { IdentityDirectoryError, LocalIdentityDirectory, type IdentityDirectory } from '../../server/identity/directory.ts';
 
 const PASSWORD = 'Mot-de-passe-de-test-2026';
 const IDENTITY_TAKEN = 'Le compte de connexion de cette adresse email appartient déjà à un autre utilisateur.';

@@ -6,7 +6,7 @@ import { fixtures } from './support/fixtures.ts';
 import { StatementCounter } from './support/statement-counter.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { callApi, demoOrganizations, PERSONAS, type DemoOrganizations } from './support/users-api.ts';
-import { pendingInvitationFor } from '../../server/db/users-read.ts';
+import { pendingInvitationFor } from '../../server/features/users/users-read.repository.ts';
 
 type Item = { id: string; email: string; hasPendingInvitation: boolean };
 

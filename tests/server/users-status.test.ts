@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import type { TestApp } from './support/test-app.ts';
 import { callApi, createUserAs, PERSONAS, rowCounts, startUsersApp, userIdOf, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
-import { DEMO_PASSWORD } from '../../server/db/seed.ts';
-import { setIdentityPassword } from '../../server/db/identity-store.ts';
+import { DEMO_PASSWORD } from '../../server/seed/seed.ts';
+import { setIdentityPassword } from '../../server/identity/local-accounts.ts';
 
 const PASSWORD = 'Mot-de-passe-de-test-2026';
 

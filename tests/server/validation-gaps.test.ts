@@ -1,5 +1,5 @@
 // Inputs the contract refuses that reached the handlers (found by tests/server/fuzz, fixed in
-// server/http/validation-gaps.ts and input-guard.ts): each answers 400 naming the field, never 500 or a
+// server/plugins/validation-gaps.ts and input-guard.ts): each answers 400 naming the field, never 500 or a
 // handler's answer. PGlite only, like the fuzz: these are refusals before any statement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, PERSONAS, startUsersApp, userIdOf, type ApiCall } from './support/users-api.ts';

@@ -1,11 +1,11 @@
 // The PostgreSQL handle when the database goes away or stops answering (server/db/database.ts): every wait is
-// bounded, failures are the ones server/http/database-errors.ts answers 503, transactions roll back, and the
+// bounded, failures are the ones server/plugins/database-errors.ts answers 503, transactions roll back, and the
 // next statement gets a working connection. The session-ending cases need PostgreSQL (TEST_DATABASE_URL).
 import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle, type PostgresTimeouts } from '../../../server/db/database.ts';
-import { isDatabaseUnavailable } from '../../../server/http/database-errors.ts';
+import { isDatabaseUnavailable } from '../../../server/plugins/database-errors.ts';
 import { createTestDatabase, type TestDatabase } from './test-databases.ts';
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;

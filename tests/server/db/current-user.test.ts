@@ -1,9 +1,9 @@
 import type { Kysely, KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCurrentUserBySubject } from '../../../server/db/current-user.ts';
+import { loadCurrentUserBySubject } from '../../../server/features/users/current-user.repository.ts';
 import { migrate } from '../../../server/db/migrate.ts';
 import type { Database } from '../../../server/db/schema.ts';
-import { seedDemoData } from '../../../server/db/seed.ts';
+import { seedDemoData } from '../../../server/seed/seed.ts';
 import { backends, createTestDatabase, type TestDatabase } from './test-databases.ts';
 
 async function userByEmail(db: Kysely<Database>, email: string) {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/database.ts';
 import { migrate } from '../../../server/db/migrate.ts';
-import { seedDemoData } from '../../../server/db/seed.ts';
+import { seedDemoData } from '../../../server/seed/seed.ts';
 import { backends, createTestDatabase, secondsSince, snapshot, type TestDatabase } from './test-databases.ts';
 
 describe.each(backends)('database handle on $name', (backend) => {

@@ -6,10 +6,10 @@ import {
   findIdentityBySubject,
   setIdentityPassword,
   verifyLocalCredentials,
-} from '../../../server/db/identity-store.ts';
+} from '../../../server/identity/local-accounts.ts';
 import { migrate } from '../../../server/db/migrate.ts';
 import type { Database } from '../../../server/db/schema.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '../../../server/db/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '../../../server/seed/seed.ts';
 import { backends, createTestDatabase, type TestDatabase } from './test-databases.ts';
 
 describe.each(backends)('local identity store on $name', (backend) => {

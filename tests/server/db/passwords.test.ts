@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../../../server/db/passwords.ts';
+import { hashPassword, verifyPassword } from '../../../server/identity/passwords.ts';
 
 describe('password hashes', () => {
   it('writes scrypt$N$r$p$salt$hash with a fresh salt each time', async () => {

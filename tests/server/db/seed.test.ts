@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidSiren, isValidSiret } from '../../../rules/codes.ts';
 import { migrate } from '../../../server/db/migrate.ts';
 import type { Database } from '../../../server/db/schema.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, REFERENCE_DATE, seedDemoData } from '../../../server/db/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, REFERENCE_DATE, seedDemoData } from '../../../server/seed/seed.ts';
 import { backends, createTestDatabase, secondsSince, snapshot, type TestDatabase } from './test-databases.ts';
 
 const DAY = 86_400_000;

@@ -2,8 +2,8 @@
 // validator the server uses: ajv's default draft (draft-07) with ajv-formats, as Fastify compiles it.
 import Ajv, { type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { loadApiDocument } from '../../../server/http/openapi-document.ts';
-import { databaseFormats } from '../../../server/http/validation-gaps.ts';
+import { loadApiDocument } from '../../../server/api/openapi-document.ts';
+import { databaseFormats } from '../../../server/plugins/validation-gaps.ts';
 
 export type Schema = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../server/db/migrate.ts';
-import { seedDemoData } from '../../../server/db/seed.ts';
+import { seedDemoData } from '../../../server/seed/seed.ts';
 import { createTestDatabase, type TestDatabase } from '../db/test-databases.ts';
 import { snapshotOf, type Snapshot } from './db-snapshot.ts';
 

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { document as contractDocument, acceptedByContract, operations, type Operation } from './contract.ts';
-import { operationIds } from '../../../server/http/openapi-document.ts';
+import { operationIds } from '../../../server/api/openapi-document.ts';
 import { hintsFor, type RealRows } from './real-rows.ts';
 import { describeRequest, requestArbitrary } from './requests.ts';
 

@@ -23,14 +23,14 @@ export interface Edit {
   field: Path;
 }
 
-/** 100 kB of text (in UTF-8), under the server's body limit (server/http/body-limit.ts). */
+/** 100 kB of text (in UTF-8), under the server's body limit (server/plugins/body-limit.ts). */
 const HUGE = 100_000;
 const huge = ['x'.repeat(HUGE), '😀ש\u0301'.repeat(HUGE / 8)];
 const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const BAD_UUIDS = ['urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'not-a-uuid', '1234', '0', '00000000-0000-0000-0000-00000000000g', '00000000000000000000000000000000', '{00000000-0000-0000-0000-000000000000}', '00000000-0000-0000-0000-0000000000000', "' OR 1=1 --", 'é', '𝔘'];
 const BAD_CODES = ['', 'abc', '12345678', '1234567890', '1234567890123', '123456789012345', '12345678A', '１２３４５６７８９', '٠١٢٣٤٥٦٧٨', '123 456 789', '123456789\n', '-1', 'admin_adherent', 'A', 'ADMIN ADHERENT', '"7"x', 'W/7', '*', 'pending,', 'PENDING;DROP'];
 const BAD_NUMBERS = ['abc', '1.5', 'NaN', '', '١٢', '0x', '1,5', '--1', 'true'];
-/** Texts ajv's coercion turns into ±Infinity, then lets through whatever the bounds (server/http/validation-gaps.ts refuses them). */
+/** Texts ajv's coercion turns into ±Infinity, then lets through whatever the bounds (server/plugins/validation-gaps.ts refuses them). */
 export const NON_FINITE = ['Infinity', '-Infinity', '1e999', '-1e999'];
 const BAD_BOOLEANS = ['maybe', '0', '1', 'TRUE', 'yes', ''];
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Operation, Parameter, RequestParts } from './contract.ts';
 import { OMIT, validValue, type Hints } from './values.ts';
 import { applyEdit, invalidEdits, invalidTexts, RawNumber } from './mutations.ts';
-import { BODY_LIMIT_BYTES } from '../../../server/http/body-limit.ts';
+import { BODY_LIMIT_BYTES } from '../../../server/plugins/body-limit.ts';
 
 export const ABSENT = Symbol('absent');
 

@@ -115,7 +115,7 @@ function stringValue(schema: Schema, min: number, max: number | undefined): fc.A
   return fc.oneof({ arbitrary: any, weight: 9 }, ...longest.map((arbitrary) => ({ arbitrary, weight: 1 }))).map((s) => fitted(s, min, max));
 }
 
-/** uuids in any case (the URN form is refused: server/http/validation-gaps.ts). */
+/** uuids in any case (the URN form is refused: server/plugins/validation-gaps.ts). */
 export function uuidValue(): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: fc.uuid(), weight: 6 },

@@ -1,6 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { loadApiDocument } from '../../../server/http/openapi-document.ts';
+import { loadApiDocument } from '../../../server/api/openapi-document.ts';
 
 const document = loadApiDocument();
 const ajv = new Ajv2020({ strict: false, allErrors: true });

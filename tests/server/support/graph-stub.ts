@@ -1,7 +1,7 @@
 // A local HTTP server standing in for Microsoft Graph and its token endpoint, recording every Graph call.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GraphIdentityDirectory } from '../../../server/idp/graph-directory.ts';
+import { GraphIdentityDirectory } from '../../../server/identity/graph-directory.ts';
 
 export interface GraphCall {
   method: string;

@@ -6,10 +6,10 @@ import { importJWK, SignJWT, generateKeyPair, type JWTPayload } from 'jose';
 import { buildApp } from '../../../server/app.ts';
 import { readConfig } from '../../../server/config.ts';
 import { migrate } from '../../../server/db/migrate.ts';
-import { DEMO_ACCOUNTS, seedDemoData } from '../../../server/db/seed.ts';
-import { loadSigningKeys, type SigningKeys } from '../../../server/idp/signing-keys.ts';
-import { verifierFor } from '../../../server/auth/token-verifier.ts';
-import type { IdentityDirectory } from '../../../server/idp/directory.ts';
+import { DEMO_ACCOUNTS, seedDemoData } from '../../../server/seed/seed.ts';
+import { loadSigningKeys, type SigningKeys } from '../../../server/dev-idp/signing-keys.ts';
+import { verifierFor } from '../../../server/identity/token-verifier.ts';
+import type { IdentityDirectory } from '../../../server/identity/directory.ts';
 import type { DatabaseHandle } from '../../../server/db/database.ts';
 import { createTestDatabase, type Backend, type TestDatabase } from '../db/test-databases.ts';
 

@@ -1,0 +1,101 @@
+// Organizations (OpenAPI Organization, OrganizationList). A page costs two statements (count, rows) whatever its size.
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { pageOffset, type PageRequest } from '../../api/pages.ts';
+import type { Database, OrganizationType } from '../../db/schema.ts';
+
+/** Which organizations a query may answer, as server/features/organizations/organizations.policy.ts decides it: all, or exactly these. */
+export type OrganizationVisibility = { kind: 'all' } | { kind: 'scope'; organizationIds: readonly string[] };
+
+export interface OrganizationDto {
+  id: string;
+  code: string;
+  name: string;
+  type: OrganizationType;
+  parentCode: string | null;
+  parentId: string | null;
+}
+
+export interface OrganizationFilter {
+  visibility: OrganizationVisibility;
+  /** Case-insensitive substring of the name or of the code. */
+  search?: string | undefined;
+  /** Keeps the SIRETs of this SIREN. */
+  parentId?: string | undefined;
+  type?: OrganizationType | undefined;
+}
+
+type Eb = ExpressionBuilder<Database, 'organizations'>;
+
+const COLUMNS = ['id', 'code', 'name', 'type', 'parent_code', 'parent_id'] as const;
+
+/** LIKE pattern matching `text` anywhere, its wildcards taken literally (backslash is LIKE's default escape). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function visible(eb: Eb, visibility: OrganizationVisibility) {
+  if (visibility.kind === 'all') return eb.lit(true);
+  const ids = visibility.organizationIds;
+  if (ids.length === 0) return eb.lit(false);
+  return eb('organizations.id', 'in', ids);
+}
+
+function matching(eb: Eb, filter: OrganizationFilter) {
+  const conditions = [visible(eb, filter.visibility)];
+  const search = filter.search?.trim();
+  if (search) {
+    // Served by the trigram indexes on lower(name) and on code. A code typed with spaces ('123 456 789') still matches.
+    const code = /^[\d\s]+$/.test(search) ? search.replace(/\s+/g, '') : search;
+    conditions.push(
+      eb.or([
+        eb(eb.fn('lower', ['organizations.name']), 'like', eb.fn('lower', [eb.val(containsPattern(search))])),
+        eb('organizations.code', 'like', containsPattern(code)),
+      ]),
+    );
+  }
+  if (filter.parentId) conditions.push(eb('organizations.parent_id', '=', filter.parentId));
+  if (filter.type) conditions.push(eb('organizations.type', '=', filter.type));
+  return eb.and(conditions);
+}
+
+/** OpenAPI Organization, from a row of organizations. */
+export function toOrganizationDto(row: { id: string; code: string; name: string; type: OrganizationType; parent_code: string | null; parent_id: string | null }): OrganizationDto {
+  return { id: row.id, code: row.code, name: row.name, type: row.type, parentCode: row.parent_code, parentId: row.parent_id };
+}
+
+/** The organizations a filter keeps, before selecting anything (tests EXPLAIN it). */
+export function organizationsMatching(db: Kysely<Database>, filter: OrganizationFilter) {
+  return db.selectFrom('organizations').where((eb) => matching(eb, filter));
+}
+
+/** One page sorted by code (unique, hence stable), and the exact number of matching organizations. */
+export async function listOrganizations(db: Kysely<Database>, filter: OrganizationFilter, page: PageRequest): Promise<{ items: OrganizationDto[]; total: number }> {
+  const [counted, rows] = await Promise.all([
+    organizationsMatching(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+    organizationsMatching(db, filter)
+      .select(COLUMNS)
+      .orderBy('organizations.code')
+      .orderBy('organizations.id')
+      .limit(page.pageSize)
+      .offset(pageOffset(page))
+      .execute(),
+  ]);
+  return { items: rows.map(toOrganizationDto), total: Number(counted.total) };
+}
+
+/** The organization whose id or code (SIREN or SIRET) is this, if the visibility reaches it, else null (one statement). */
+async function findVisible(db: Kysely<Database>, column: 'id' | 'code', value: string, visibility: OrganizationVisibility): Promise<OrganizationDto | null> {
+  const row = await db
+    .selectFrom('organizations')
+    .select(COLUMNS)
+    .where(`organizations.${column}`, '=', value)
+    .where((eb) => visible(eb, visibility))
+    .executeTakeFirst();
+  return row ? toOrganizationDto(row) : null;
+}
+
+export const findOrganizationById = (db: Kysely<Database>, id: string, visibility: OrganizationVisibility) => findVisible(db, 'id', id, visibility);
+
+export const findOrganizationByCode = (db: Kysely<Database>, code: string, visibility: OrganizationVisibility) => findVisible(db, 'code', code, visibility);

@@ -1,0 +1,169 @@
+import { ApiError, forbidden, notFound } from '../../api/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { canSeeRole, coversOrganization, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from '../../core/policy.ts';
+
+/**
+ * Decisions about users (spec §6), on top of the generic ones of ./index.ts.
+ *
+ * - Reading another user, or listing users: USER_LIST. Everyone reads themselves.
+ * - Creating users: USER_CREATE. Changing users (details, roles, deactivate, reactivate): USER_CREATE
+ *   too, so that a read-only back-office user (USER_LIST only) changes nobody.
+ * - Permanent delete: back-office holding USER_DELETE and B2C_USER_DISABLE.
+ * - Organization users act only on the users of their scope: a user holding a role on an organization
+ *   of the scope, or on the parent SIREN of one with inheritsToChildren. Anyone else answers 404, as a
+ *   missing user does; organizations outside the scope in a body are refused as unknown ones.
+ * - A person may work for several member companies. What is theirs across companies (active or not,
+ *   e-mail, names, details, the account itself) an organization user changes only when every one of the
+ *   person's assignments lies within the actor's scope; otherwise only the roles within it (403 for the rest).
+ * - inheritsToChildren on a SIREN reaches all of its SIRETs: an organization user gives it only when their
+ *   scope holds every one of them (403 otherwise). Keeping an inheritance the user has already is no gift.
+ */
+
+export const USER_NOT_FOUND = 'Utilisateur introuvable.';
+export const INTERNAL_ROLE_REFUSED = 'Vous ne pouvez pas attribuer un rôle interne.';
+export const INHERITANCE_REFUSED = 'Vous ne pouvez pas étendre un rôle à tous les établissements de ce SIREN.';
+
+/**
+ * What an organization user reaches, for user decisions: the organizations of `actor.scope`, and the
+ * parent SIRENs of those (a role held there with inheritsToChildren covers the scope too). Null: global.
+ */
+export interface UserScope {
+  organizationIds: ReadonlySet<string>;
+  parentIds: ReadonlySet<string>;
+}
+
+export interface ScopedAssignment {
+  organizationId: string;
+  inheritsToChildren: boolean;
+}
+
+/** The actor's reach for user decisions, from what loadActor read (no statement). Null: global. */
+export function userScope(actor: Actor): UserScope | null {
+  if (actor.scope === null) return null;
+  return { organizationIds: actor.scope, parentIds: actor.parentIds ?? new Set() };
+}
+
+/**
+ * The organizations whose pending requests the actor may learn of in a users list (hasPendingInvitation):
+ * every one for the back office (null); else those of their scope, where they may make a request
+ * themselves (not the parent SIRENs they only see).
+ */
+export function pendingRequestReach(scope: UserScope | null): ReadonlySet<string> | null {
+  return scope === null ? null : scope.organizationIds;
+}
+
+export function requireCanListUsers(actor: Actor): void {
+  requirePermission(actor, 'USER_LIST');
+}
+
+/** Before looking the user up: a decision that does not depend on whether the user exists. */
+export function requireCanReadUser(actor: Actor, targetId: string): void {
+  if (targetId !== actor.userId) requirePermission(actor, 'USER_LIST');
+}
+
+export function requireCanCreateUsers(actor: Actor): void {
+  requirePermission(actor, 'USER_CREATE');
+}
+
+/** Edit, roles, deactivate, reactivate. */
+export function requireCanChangeUsers(actor: Actor): void {
+  requirePermission(actor, 'USER_CREATE');
+}
+
+export function requireCanHardDeleteUsers(actor: Actor): void {
+  requireBackOffice(actor);
+  requirePermission(actor, ['USER_DELETE', 'B2C_USER_DISABLE'], 'all');
+}
+
+/** Whether one of a user's assignments lies within the actor's reach (back-office: always). */
+export function coversAssignment(scope: UserScope | null, assignment: ScopedAssignment): boolean {
+  if (scope === null) return true;
+  return scope.organizationIds.has(assignment.organizationId) || (assignment.inheritsToChildren && scope.parentIds.has(assignment.organizationId));
+}
+
+/** The assignments the actor may see of a user: all of them for back-office users and for oneself. */
+export function visibleAssignments<A extends ScopedAssignment>(actor: Actor, scope: UserScope | null, targetId: string, assignments: readonly A[]): A[] {
+  if (scope === null || targetId === actor.userId) return [...assignments];
+  return assignments.filter((a) => coversAssignment(scope, a));
+}
+
+/** 404 for a user outside the actor's reach, exactly as for a missing one. */
+export function requireUserVisible<T extends { id: string }>(
+  actor: Actor,
+  scope: UserScope | null,
+  target: T | null | undefined,
+  assignments: readonly ScopedAssignment[],
+): T {
+  if (!target) throw notFound(USER_NOT_FOUND);
+  if (scope === null || target.id === actor.userId) return target;
+  if (!assignments.some((a) => coversAssignment(scope, a))) throw notFound(USER_NOT_FOUND);
+  return target;
+}
+
+/** Nobody changes themselves; organization users never change a holder of an INTERNAL or administrator role. */
+export function requireCanChangeUser(actor: Actor, target: ManagedUser): void {
+  requireCanManageUser(actor, target);
+}
+
+/** An organization used as a filter must be one the actor reaches or the parent SIREN of one (as organizations show them). */
+export function canFilterByOrganization(scope: UserScope | null, organizationId: string): boolean {
+  return scope === null || scope.organizationIds.has(organizationId) || scope.parentIds.has(organizationId);
+}
+
+/** May the actor give roles in this organization? Outside the scope it is treated as unknown (400 naming the field). */
+export function canAssignInOrganization(actor: Actor, organizationId: string): boolean {
+  return coversOrganization(actor, organizationId);
+}
+
+/** Organization users never assign INTERNAL roles: 403. */
+export function requireCanAssignRoles(actor: Actor, roles: readonly { code: string; type: 'INTERNAL' | 'EXTERNAL' }[]): void {
+  if (roles.some((role) => !canSeeRole(actor, role, 'assign'))) throw new ApiError(403, INTERNAL_ROLE_REFUSED);
+}
+
+/** The roles the actor may offer when editing a user: organization users never see INTERNAL roles. */
+export function assignableRoles<R extends { code: string; type: 'INTERNAL' | 'EXTERNAL' }>(actor: Actor, roles: readonly R[]): R[] {
+  return roles.filter((role) => canSeeRole(actor, role, 'assign'));
+}
+
+/**
+ * Which of the user's assignments a replacement by this actor concerns: those on organizations of the
+ * actor's scope. The others (another employer's, or a parent SIREN the actor does not manage) are kept.
+ */
+export function replaceableAssignment(actor: Actor, assignment: ScopedAssignment): boolean {
+  return coversOrganization(actor, assignment.organizationId);
+}
+
+/**
+ * Before a change of what is the person's across companies (isActive, e-mail, names, details) or the
+ * deletion of the account: every assignment of the user must be one the actor may replace. 403 otherwise.
+ */
+export function requireCanChangeAccount(actor: Actor, assignments: readonly ScopedAssignment[]): void {
+  if (!assignments.every((a) => replaceableAssignment(actor, a))) throw forbidden(MESSAGES.protectedTarget);
+}
+
+/** Giving inheritsToChildren on this SIREN (not held so before): the actor's scope must hold the SIREN and every one of its SIRETs. */
+export function requireCanGrantInheritance(actor: Actor, siren: { id: string; childIds: readonly string[] }): void {
+  if (![siren.id, ...siren.childIds].every((id) => coversOrganization(actor, id))) throw forbidden(INHERITANCE_REFUSED);
+}
+
+export interface DetailedAssignment extends ScopedAssignment {
+  organizationType: 'SIREN' | 'SIRET';
+  parentId: string | null;
+  rolePermissions: readonly string[];
+}
+
+/**
+ * The edit page's view of a user (getUserFullDetails): the assignments the actor sees; the organizations it
+ * may offer (back office: the SIRENs of the user's organizations with all their SIRETs; organization users:
+ * their scope); and the user's permissions as far as the actor sees them: a back-office user's own list
+ * ('own'), else the union over the roles of the visible assignments only.
+ */
+export function fullDetailsView<A extends DetailedAssignment>(actor: Actor, scope: UserScope | null, target: { id: string; userType: 'BACKOFFICE' | 'ORGANIZATION' }, assignments: readonly A[]) {
+  const visible = visibleAssignments(actor, scope, target.id, assignments);
+  const sirenIds = [...new Set(visible.map((a) => (a.organizationType === 'SIREN' ? a.organizationId : a.parentId)).filter((id): id is string => id !== null))];
+  return {
+    assignments: visible,
+    offeredOrganizations: scope === null ? { ids: sirenIds, withChildrenOf: sirenIds } : { ids: [...scope.organizationIds], withChildrenOf: [] },
+    permissions: target.userType === 'BACKOFFICE' ? ('own' as const) : [...new Set(visible.flatMap((a) => a.rolePermissions))],
+  };
+}
