@@ -1,6 +1,6 @@
 import { createLazyRoute, useRouter } from '@tanstack/react-router';
-import { Guarded, USER_CREATE_REQUIRED } from './guarded';
-import { useDocumentTitle } from './use-document-title';
+import { Guarded, USER_CREATE_REQUIRED } from '../features/session/guarded';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { AdminActionsChooser } from '../ui/admin-actions/admin-actions-chooser';
 import { SupportHelpBox } from '../ui/admin-actions/support-help-box';
 import { fr } from '../i18n/fr';

@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react';
 import { createLazyRoute, Link, useRouter } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Guarded } from './guarded';
-import { DecisionFlow } from './invitation-decision-flow';
-import { useDocumentTitle } from './use-document-title';
+import { Guarded } from '../features/session/guarded';
+import { DecisionFlow } from '../features/invitations/invitation-decision-flow';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { ApiFailure } from '../api/client';
 import { invitationQueryOptions } from '../api/invitations';
 import type { Decision } from '../machines/invitation-decision/invitation-decision.machine';

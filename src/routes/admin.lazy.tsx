@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { createLazyRoute, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Guarded } from './guarded';
-import { DecisionFlow } from './invitation-decision-flow';
-import { useDocumentTitle } from './use-document-title';
+import { Guarded } from '../features/session/guarded';
+import { DecisionFlow } from '../features/invitations/invitation-decision-flow';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { invitationsQueryOptions, type Invitation } from '../api/invitations';
 import type { Decision } from '../machines/invitation-decision/invitation-decision.machine';
 import { pageItems, pageRange } from '../domain/pagination';

@@ -1,7 +1,7 @@
 import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
-import { listSearchFields, type ListSearch } from './list-search';
-import { oneOf, searchValidator } from './search-params';
+import { listSearchFields, type ListSearch } from '../lib/list-search';
+import { oneOf, searchValidator } from '../lib/search-params';
 
 const STATUS_FILTERS = ['all', 'PENDING', 'APPROVED', 'REJECTED'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];

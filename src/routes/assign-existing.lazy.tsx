@@ -1,7 +1,7 @@
 import { createLazyRoute, Link, useRouter } from '@tanstack/react-router';
-import { Guarded, USER_CREATE_REQUIRED } from './guarded';
-import { AssignExistingFlow } from './assign-existing-flow';
-import { useDocumentTitle } from './use-document-title';
+import { Guarded, USER_CREATE_REQUIRED } from '../features/session/guarded';
+import { AssignExistingFlow } from '../features/assign-existing/assign-existing-flow';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { isBackOffice } from '../../rules/permissions';
 import { useSession } from '../session';
 import { fr } from '../i18n/fr';

@@ -1,7 +1,7 @@
 import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
-import { listSearchFields, type ListSearch } from './list-search';
-import { searchValidator } from './search-params';
+import { listSearchFields, type ListSearch } from '../lib/list-search';
+import { searchValidator } from '../lib/search-params';
 
 export type AssignExistingSearch = Pick<ListSearch, 'search' | 'page'>;
 

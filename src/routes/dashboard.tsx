@@ -3,7 +3,7 @@ import { shellRoute } from './shell';
 import { useSession } from '../session';
 import { isBackOffice } from '../../rules/permissions';
 import { DashboardPage } from '../ui/dashboard-page';
-import { useDocumentTitle } from './use-document-title';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { frShell as fr } from '../i18n/fr-shell';
 
 function Dashboard() {

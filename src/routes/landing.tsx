@@ -4,7 +4,7 @@ import { rootRoute } from './root';
 import { useSession } from '../session';
 import { isSignedIn } from '../machines/session/session.selectors';
 import { LandingPage } from '../ui/landing-page';
-import { useDocumentTitle } from './use-document-title';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { frShell as fr } from '../i18n/fr-shell';
 
 function Landing() {

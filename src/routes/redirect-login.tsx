@@ -5,7 +5,7 @@ import { useSession, useSessionActor } from '../session';
 import { hasLoginFailed, isSignedIn, isSignedOut } from '../machines/session/session.selectors';
 import { StatusPage } from '../ui/status-page';
 import { Spinner } from '../ui/spinner';
-import { useDocumentTitle } from './use-document-title';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { frShell as fr } from '../i18n/fr-shell';
 
 /**

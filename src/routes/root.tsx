@@ -4,7 +4,7 @@ import type { RouterContext } from '../router-context';
 import { useSession } from '../session';
 import { isDeactivated } from '../machines/session/session.selectors';
 import { NotFoundPage } from '../ui/not-found-page';
-import { useDocumentTitle } from './use-document-title';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { frShell as fr } from '../i18n/fr-shell';
 
 function NotFound() {

@@ -1,6 +1,6 @@
 import { createRoute, Outlet, useRouter, useRouterState } from '@tanstack/react-router';
 import { rootRoute } from './root';
-import { Guarded } from './guarded';
+import { Guarded } from '../features/session/guarded';
 import { useSession } from '../session';
 import { sessionNotice } from '../machines/session/session.selectors';
 import type { SessionProfile } from '../machines/session/session.machine';

@@ -5,7 +5,7 @@ import { useSession, useSessionActor } from '../session';
 import { canSignOut } from '../machines/session/session.selectors';
 import { StatusPage } from '../ui/status-page';
 import { Spinner } from '../ui/spinner';
-import { useDocumentTitle } from './use-document-title';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { frShell as fr } from '../i18n/fr-shell';
 
 /** Empties local and session storage, expires the cookie and signs out at the provider (session machine). */

@@ -1,6 +1,6 @@
 import { createLazyRoute } from '@tanstack/react-router';
-import { ApiTestFlow } from './api-test-flow';
-import { useDocumentTitle } from './use-document-title';
+import { ApiTestFlow } from '../features/api-test/api-test-flow';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { fr } from '../i18n/fr';
 
 function ApiTestScreen() {

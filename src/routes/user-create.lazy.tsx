@@ -1,6 +1,6 @@
 import { createLazyRoute } from '@tanstack/react-router';
-import { Guarded, USER_CREATE_REQUIRED } from './guarded';
-import { CreationWizardFlow } from './creation-wizard-flow';
+import { Guarded, USER_CREATE_REQUIRED } from '../features/session/guarded';
+import { CreationWizardFlow } from '../features/wizard/creation-wizard-flow';
 import { useSession } from '../session';
 import { hasPermission, isBackOffice } from '../../rules/permissions';
 import { memberAdminSirens, type WizardMode } from '../domain/user-create';

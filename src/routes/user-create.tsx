@@ -1,6 +1,6 @@
 import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
-import { flag, searchValidator } from './search-params';
+import { flag, searchValidator } from '../lib/search-params';
 
 /** `admin`: the admin-creation flag passed by the /admin-actions chooser (spec §2). */
 const validateSearch = searchValidator<{ admin?: boolean }>({ admin: flag });

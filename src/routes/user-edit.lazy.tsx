@@ -1,7 +1,7 @@
 import { createLazyRoute, Link } from '@tanstack/react-router';
-import { isUuid } from './search-params';
-import { useDocumentTitle } from './use-document-title';
-import { UserEditFlow } from './user-edit-flow';
+import { isUuid } from '../lib/search-params';
+import { useDocumentTitle } from '../lib/use-document-title';
+import { UserEditFlow } from '../features/user-edit/user-edit-flow';
 import { useSession } from '../session';
 import { hasPermission, isBackOffice } from '../../rules/permissions';
 import { UserNotFound } from '../ui/users/user-profile';

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { createLazyRoute, Link } from '@tanstack/react-router';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { isUuid } from './search-params';
-import { useDocumentTitle } from './use-document-title';
+import { isUuid } from '../lib/search-params';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { ApiFailure } from '../api/client';
 import { organizationByCodeQueryOptions, userQueryOptions } from '../api/user-details';
 import { useSession } from '../session';

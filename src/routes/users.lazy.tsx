@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { createLazyRoute, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Guarded } from './guarded';
-import type { ActivationRequest } from './users-activation';
-import { useDocumentTitle } from './use-document-title';
-import { useUsersOrganizationFilters } from './use-users-organization-filters';
+import { Guarded } from '../features/session/guarded';
+import type { ActivationRequest } from '../features/users/users-activation';
+import { useDocumentTitle } from '../lib/use-document-title';
+import { useUsersOrganizationFilters } from '../features/users/use-users-organization-filters';
 import { usersQueryOptions, type User } from '../api/users';
 import { rolesQueryOptions } from '../api/roles';
 import { useSession } from '../session';
@@ -26,7 +26,7 @@ const TOAST_MS = 3300;
 const SEARCH_DEBOUNCE_MS = 500;
 const t = fr.usersList;
 // The confirmations of a deactivation, reactivation or deletion load after the list (its 60 kB budget), preloaded on mount.
-const loadActivationFlow = () => import('./users-activation');
+const loadActivationFlow = () => import('../features/users/users-activation');
 const ActivationFlow = lazy(() => loadActivationFlow().then((m) => ({ default: m.ActivationFlow })));
 
 function toRow(actor: SessionProfile, user: User, roleNames: Map<string, string>): UserRow {

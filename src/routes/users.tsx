@@ -1,7 +1,7 @@
 import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
-import { listSearchFields, type ListSearch } from './list-search';
-import { matching, oneOf, searchValidator, uuid } from './search-params';
+import { listSearchFields, type ListSearch } from '../lib/list-search';
+import { matching, oneOf, searchValidator, uuid } from '../lib/search-params';
 
 export interface UsersSearch extends ListSearch {
   siren?: string;

@@ -1,7 +1,7 @@
 import { createLazyRoute } from '@tanstack/react-router';
-import { Guarded } from './guarded';
-import { downloadSvg, useMermaidCharts } from './use-mermaid-charts';
-import { useDocumentTitle } from './use-document-title';
+import { Guarded } from '../features/session/guarded';
+import { downloadSvg, useMermaidCharts } from '../features/workflow-charts/use-mermaid-charts';
+import { useDocumentTitle } from '../lib/use-document-title';
 import { describeWorkflows } from '../workflows/workflow-views';
 import { WorkflowsPage } from '../ui/workflows/workflows-page';
 import { fr } from '../i18n/fr';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { flag, integer, isUuid, matching, numberOf, oneOf, searchValidator, text, uuid } from '../../src/routes/search-params';
-import { listSearchFields } from '../../src/routes/list-search';
+import { flag, integer, isUuid, matching, numberOf, oneOf, searchValidator, text, uuid } from '../../src/lib/search-params';
+import { listSearchFields } from '../../src/lib/list-search';
 import { PAGE_SIZES } from '../../src/domain/pagination';
 
 // The raw values TanStack Router hands to validateSearch: JSON-parsed URL values, absent ones, and odd ones.

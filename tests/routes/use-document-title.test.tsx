@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, waitFor } from '@testing-library/react';
-import { useDocumentTitle } from '../../src/routes/use-document-title';
+import { useDocumentTitle } from '../../src/lib/use-document-title';
 
 function Screen({ title }: { title: string }) {
   useDocumentTitle(title);

@@ -7,7 +7,7 @@ import { createActor, fromPromise } from 'xstate';
 import { createApiClient } from '../../src/api/client';
 import { sessionMachine, type SessionProfile, type TokenReading } from '../../src/machines/session/session.machine';
 import { SessionProvider } from '../../src/session';
-import { ApiTestFlow } from '../../src/routes/api-test-flow';
+import { ApiTestFlow } from '../../src/features/api-test/api-test-flow';
 
 afterEach(cleanup);
 

@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createApiClient } from '../../src/api/client';
 import type { UserListItem } from '../../src/api/users';
-import { AssignExistingFlow } from '../../src/routes/assign-existing-flow';
+import { AssignExistingFlow } from '../../src/features/assign-existing/assign-existing-flow';
 
 afterEach(cleanup);
 

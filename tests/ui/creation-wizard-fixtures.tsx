@@ -12,7 +12,7 @@ import type { Organization } from '../../src/api/organizations';
 import type { Role } from '../../src/api/roles';
 import type { UserDetail } from '../../src/api/user-details';
 import type { WizardInput } from '../../src/machines/creation-wizard/creation-wizard.machine';
-import { CreationWizardFlow } from '../../src/routes/creation-wizard-flow';
+import { CreationWizardFlow } from '../../src/features/wizard/creation-wizard-flow';
 import { fr } from '../../src/i18n/fr';
 import { Toaster, useToast } from '../../src/ui/toaster';
 import { a1, a2, allRoles, b1, sirenA, sirenB } from '../machines/creation-wizard.model';

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
 import { createApiClient } from '../../src/api/client';
 import type { Invitation } from '../../src/api/invitations';
-import { DecisionFlow } from '../../src/routes/invitation-decision-flow';
+import { DecisionFlow } from '../../src/features/invitations/invitation-decision-flow';
 
 afterEach(cleanup);
 

@@ -6,7 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
 import { createApiClient } from '../../src/api/client';
 import type { OrganizationSummary, UserFullDetails } from '../../src/api/user-details';
-import { UserEditFlow } from '../../src/routes/user-edit-flow';
+import { UserEditFlow } from '../../src/features/user-edit/user-edit-flow';
 import { Toaster } from '../../src/ui/toaster';
 
 export const USER_ID = '6f1d2c3b-0000-4000-8000-000000000001';

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createApiClient } from '../../src/api/client';
 import type { Organization } from '../../src/api/organizations';
-import { useUsersOrganizationFilters } from '../../src/routes/use-users-organization-filters';
+import { useUsersOrganizationFilters } from '../../src/features/users/use-users-organization-filters';
 import { UsersFilters } from '../../src/ui/users/users-filters';
 
 afterEach(cleanup);

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describeWorkflows } from '../../src/workflows/workflow-views';
 import { workflowCatalog } from '../../src/workflows/catalog';
 import { machineToMermaid } from '../../src/workflows/mermaid-chart';
-import { downloadSvg, useMermaidCharts } from '../../src/routes/use-mermaid-charts';
+import { downloadSvg, useMermaidCharts } from '../../src/features/workflow-charts/use-mermaid-charts';
 import { WorkflowsPage } from '../../src/ui/workflows/workflows-page';
 
 // jsdom cannot lay out an SVG, so Mermaid itself is replaced: these tests are about what the screen does with it.

@@ -1,10 +1,10 @@
 import { useMemo, type ReactNode } from 'react';
 import { Navigate } from '@tanstack/react-router';
 import { getInitialSnapshot } from 'xstate';
-import { guardMachine, guardOutcome, type GuardRequirement } from '../machines/guard/guard.machine';
-import { guardSession } from '../machines/session/session.selectors';
-import { useSession } from '../session';
-import { Spinner } from '../ui/spinner';
+import { guardMachine, guardOutcome, type GuardRequirement } from '../../machines/guard/guard.machine';
+import { guardSession } from '../../machines/session/session.selectors';
+import { useSession } from '../../session';
+import { Spinner } from '../../ui/spinner';
 
 /** The screens that create users or request administrators: the API refuses them without USER_CREATE. */
 export const USER_CREATE_REQUIRED: GuardRequirement = { permissions: ['USER_CREATE'] };

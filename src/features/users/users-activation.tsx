@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useMachine } from '@xstate/react';
 import type { QueryClient } from '@tanstack/react-query';
-import type { ApiClient } from '../api/client';
-import { userActivationMachine, type ActivationAction, type ActivationFailure, type ActivationTarget } from '../machines/user-activation/user-activation.machine';
-import { userActivationActors } from '../machines/user-activation/user-activation.actors';
-import { ConfirmDialog } from '../ui/confirm-dialog';
-import type { ToastMessage } from '../ui/toaster';
-import { fr } from '../i18n/fr';
+import type { ApiClient } from '../../api/client';
+import { userActivationMachine, type ActivationAction, type ActivationFailure, type ActivationTarget } from '../../machines/user-activation/user-activation.machine';
+import { userActivationActors } from '../../machines/user-activation/user-activation.actors';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import type { ToastMessage } from '../../ui/toaster';
+import { fr } from '../../i18n/fr';
 
 const t = fr.usersList;
 

@@ -1,15 +1,15 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useMachine } from '@xstate/react';
 import type { QueryClient } from '@tanstack/react-query';
-import type { ApiClient } from '../api/client';
-import type { Invitation } from '../api/invitations';
-import { invitationDecisionMachine, type Decision, type DecisionFailure } from '../machines/invitation-decision/invitation-decision.machine';
-import { invitationDecisionActors } from '../machines/invitation-decision/invitation-decision.actors';
-import { rejectionReasonSchema } from '../../rules/validation';
-import { ConfirmDialog } from '../ui/confirm-dialog';
-import { RejectReasonField } from '../ui/invitations/reject-reason-field';
-import type { ToastMessage } from '../ui/toaster';
-import { fr } from '../i18n/fr';
+import type { ApiClient } from '../../api/client';
+import type { Invitation } from '../../api/invitations';
+import { invitationDecisionMachine, type Decision, type DecisionFailure } from '../../machines/invitation-decision/invitation-decision.machine';
+import { invitationDecisionActors } from '../../machines/invitation-decision/invitation-decision.actors';
+import { rejectionReasonSchema } from '../../../rules/validation';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { RejectReasonField } from '../../ui/invitations/reject-reason-field';
+import type { ToastMessage } from '../../ui/toaster';
+import { fr } from '../../i18n/fr';
 
 const t = fr.invitations;
 

@@ -1,18 +1,18 @@
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import type { ApiClient } from '../api/client';
-import { rolesQueryOptions } from '../api/roles';
-import { usersQueryOptions, type UserListItem } from '../api/users';
-import { assignAdminMachine, type AssignCandidate, type AssignError } from '../machines/assign-admin/assign-admin.machine';
-import { assignAdminActors } from '../machines/assign-admin/assign-admin.actors';
-import { assignIneligibility, displayName } from '../domain/admin-request';
-import { roleDisplayLabel, roleTone } from '../../rules/roles';
-import { AssignExistingPage } from '../ui/admin-actions/assign-existing-page';
-import { CandidateList, SelectedCandidate, SimplePager, type CandidateRow } from '../ui/admin-actions/candidate-list';
-import { Spinner } from '../ui/spinner';
-import type { ToastMessage } from '../ui/toaster';
-import { fr } from '../i18n/fr';
+import type { ApiClient } from '../../api/client';
+import { rolesQueryOptions } from '../../api/roles';
+import { usersQueryOptions, type UserListItem } from '../../api/users';
+import { assignAdminMachine, type AssignCandidate, type AssignError } from '../../machines/assign-admin/assign-admin.machine';
+import { assignAdminActors } from '../../machines/assign-admin/assign-admin.actors';
+import { assignIneligibility, displayName } from '../../domain/admin-request';
+import { roleDisplayLabel, roleTone } from '../../../rules/roles';
+import { AssignExistingPage } from '../../ui/admin-actions/assign-existing-page';
+import { CandidateList, SelectedCandidate, SimplePager, type CandidateRow } from '../../ui/admin-actions/candidate-list';
+import { Spinner } from '../../ui/spinner';
+import type { ToastMessage } from '../../ui/toaster';
+import { fr } from '../../i18n/fr';
 
 const t = fr.adminActions.assign;
 /** Spec §9: 10 users per page. The search waits for a pause in typing, as the users list's does. */

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '../api/client';
-import { organizationsQueryOptions } from '../api/organizations';
-import { allSiretsQueryOptions, type OrganizationSummary } from '../api/user-details';
-import { matchingSirens, matchingSirets, SELECT_ALL_LIMIT, WIZARD_SIREN_PAGE_SIZE, type SirenOption, type WizardDraft } from '../domain/user-create';
-import type { WizardEvent } from '../machines/creation-wizard/creation-wizard.machine';
-import type { SiretList } from '../ui/users/edit/siret-tab';
+import type { ApiClient } from '../../api/client';
+import { organizationsQueryOptions } from '../../api/organizations';
+import { allSiretsQueryOptions, type OrganizationSummary } from '../../api/user-details';
+import { matchingSirens, matchingSirets, SELECT_ALL_LIMIT, WIZARD_SIREN_PAGE_SIZE, type SirenOption, type WizardDraft } from '../../domain/user-create';
+import type { WizardEvent } from '../../machines/creation-wizard/creation-wizard.machine';
+import type { SiretList } from '../../ui/users/edit/siret-tab';
 
 interface Options {
   api: ApiClient;

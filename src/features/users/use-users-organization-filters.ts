@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '../api/client';
-import { DROPDOWN_PAGE_SIZE, organizationQueryOptions, organizationsQueryOptions, type Organization } from '../api/organizations';
-import type { UsersFiltersProps } from '../ui/users/users-filters';
+import type { ApiClient } from '../../api/client';
+import { DROPDOWN_PAGE_SIZE, organizationQueryOptions, organizationsQueryOptions, type Organization } from '../../api/organizations';
+import type { UsersFiltersProps } from '../../ui/users/users-filters';
 
 interface Options {
   api: ApiClient;

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '../api/client';
-import { DROPDOWN_PAGE_SIZE, organizationsQueryOptions } from '../api/organizations';
-import { allSiretsQueryOptions, type OrganizationSummary } from '../api/user-details';
-import type { EditTabsEvent, LoadedUser } from '../machines/edit-tabs/edit-tabs.machine';
-import type { EditForm } from '../domain/user-edit';
-import type { SiretList } from '../ui/users/edit/siret-tab';
+import type { ApiClient } from '../../api/client';
+import { DROPDOWN_PAGE_SIZE, organizationsQueryOptions } from '../../api/organizations';
+import { allSiretsQueryOptions, type OrganizationSummary } from '../../api/user-details';
+import type { EditTabsEvent, LoadedUser } from '../../machines/edit-tabs/edit-tabs.machine';
+import type { EditForm } from '../../domain/user-edit';
+import type { SiretList } from '../../ui/users/edit/siret-tab';
 
 const dataOf = <T,>(results: { data?: T }[]) => results.map((r) => r.data);
 const listOf = (results: { data?: { items: OrganizationSummary[]; totalCount: number }; isPending: boolean }[]): SiretList[] =>

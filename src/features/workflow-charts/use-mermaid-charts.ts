@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ChartView } from '../ui/workflows/workflow-section';
+import type { ChartView } from '../../ui/workflows/workflow-section';
 
 /**
  * Draws Mermaid charts as SVG, one after the other. Mermaid is imported here, dynamically: it is loaded

@@ -1,12 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
-import type { ApiClient } from '../api/client';
-import { runApiChecks, type ApiCheckResult } from '../api/api-checks';
-import type { SessionProfile } from '../machines/session/session.machine';
-import { isBackOffice, permissionsOf } from '../../rules/permissions';
-import { useSession, useSessionActor } from '../session';
-import { ApiTestPage, type ApiTestUser } from '../ui/api-test/api-test-page';
-import type { ApiCheckView } from '../ui/api-test/api-checks';
-import { fr } from '../i18n/fr';
+import type { ApiClient } from '../../api/client';
+import { runApiChecks, type ApiCheckResult } from '../../api/api-checks';
+import type { SessionProfile } from '../../machines/session/session.machine';
+import { isBackOffice, permissionsOf } from '../../../rules/permissions';
+import { useSession, useSessionActor } from '../../session';
+import { ApiTestPage, type ApiTestUser } from '../../ui/api-test/api-test-page';
+import type { ApiCheckView } from '../../ui/api-test/api-checks';
+import { fr } from '../../i18n/fr';
 
 const t = fr.apiTest;
 
