@@ -47,8 +47,10 @@ describe('cache warm-up at start-up', () => {
     const queryClient = new QueryClient();
     const actor = session(false);
     await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('signedOut'));
+    vi.useFakeTimers();
     const stop = warmUpCaches(actor, queryClient, createApiClient({ baseUrl: 'https://portal.test', getToken: () => null, fetch }), 10);
-    await new Promise((r) => setTimeout(r, 50));
+    // Five times the delay, on the fake clock (a timer started anyway would have fired and called the API).
+    await vi.advanceTimersByTimeAsync(50);
     expect(fetch).not.toHaveBeenCalled();
     stop();
   });

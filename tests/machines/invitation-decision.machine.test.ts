@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { invitationDecisionMachine, type DecidableInvitation, type DecisionInput } from '../../src/machines/invitation-decision/invitation-decision.machine';
 import { describeMachineModel } from '../model/harness';
 import { approved, model, modelMachine, pending, rejected } from './invitation-decision.model';
@@ -20,6 +20,8 @@ describe('invitation decision machine', () => {
 
   it('sends the trimmed reason and, after success, finishes 1 s later', async () => {
     let sent: DecisionInput | null = null;
+    // The delay runs on a simulated clock: the test moves time itself instead of waiting a real second.
+    const clock = new SimulatedClock();
     const actor = createActor(
       invitationDecisionMachine.provide({
         actors: {
@@ -30,7 +32,7 @@ describe('invitation decision machine', () => {
         },
         delays: {},
       }),
-      { input: { invitation: pending } },
+      { input: { invitation: pending }, clock },
     ).start();
     actor.send({ type: 'invitation.reject' });
     actor.send({ type: 'reason.change', value: '  Dossier incomplet  ' });
@@ -39,7 +41,7 @@ describe('invitation decision machine', () => {
     expect(sent).toMatchObject({ decision: 'reject', reason: 'Dossier incomplet' });
     expect(actor.getSnapshot().value).toBe('succeeded');
     expect(actor.getSnapshot().context.invitation.status).toBe('REJECTED');
-    await new Promise((r) => setTimeout(r, 1050));
+    clock.increment(1000);
     expect(actor.getSnapshot().status).toBe('done');
   });
 
