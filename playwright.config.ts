@@ -6,7 +6,6 @@ export const E2E_ORIGIN = `https://localhost:${PORT}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  testMatch: '**/*.spec.ts',
   fullyParallel: true,
   workers: 2,
   forbidOnly: true,
@@ -26,6 +25,14 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  projects: [
+    // Each demo persona signs in once, for real, against this run's server; its browser state is saved in outputDir.
+    { name: 'personas', testMatch: 'personas.setup.ts' },
+    // openDashboardAs (fixtures.ts) starts from a persona's saved state; the tests about signing in sign in themselves.
+    // (Those could run beside the setup in a project of their own, but each project switch starts new workers, which
+    // cost here about what the overlap saved.)
+    { name: 'chromium', testMatch: '**/*.spec.ts', dependencies: ['personas'] },
+  ],
   webServer: {
     // A fresh data folder each run: the demo seed, a new database, the same certificate logic as `npm start`.
     command: 'node --import tsx tests/e2e/start-server.ts',

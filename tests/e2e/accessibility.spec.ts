@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe';
-import { bearer, createPendingInvitation, createUser, fillWizardDetails, sidebar, signIn, signInAsInactive, signInToDashboard } from './fixtures';
+import { bearer, createPendingInvitation, createUser, fillWizardDetails, sidebar, signIn, signInAsInactive, openDashboardAs } from './fixtures';
 
 /**
  * The accessibility gate of issue 10: axe-core (WCAG 2.1 A and AA) on every screen and state, as each persona
@@ -124,7 +124,7 @@ test('public pages: the local sign-in blank and refused, the return from it, the
 });
 
 test('back office, users list: dashboard and sidebar, the list loading, loaded, its tooltip, menu, confirmations, toasts, a failure, empty', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await checkScreen(page, '/dashboard', titled('Accueil'));
   await page.getByRole('button', { name: 'Réduire le menu' }).click();
   await expect(page.getByRole('button', { name: 'Déplier le menu' })).toBeVisible();
@@ -192,7 +192,7 @@ test('back office, users list: dashboard and sidebar, the list loading, loaded, 
 });
 
 test('back office, one user: profile, the four edit tabs and a failed save, the creation wizard', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   const user = await createUser(page, 'Clinique des Tilleuls', { lastName: `Axe${letters()}`, roleCodes: ['COMPTABLE', 'ADHESION'] });
 
   // /utilisateurs/{id}: loading, loaded, unknown.
@@ -263,7 +263,7 @@ test('back office, one user: profile, the four edit tabs and a failed save, the 
 });
 
 test('back office, administrator requests: /admin loading, loaded, empty, its dialogs, toasts and a failure; a request in detail', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   const approved = await createPendingInvitation(page, 'Clinique des Tilleuls');
   const refused = await createPendingInvitation(page, 'EHPAD Les Glycines');
   const detailed = await createPendingInvitation(page, 'Clinique des Tilleuls');
@@ -325,7 +325,7 @@ test('back office, administrator requests: /admin loading, loaded, empty, its di
 });
 
 test('back office: the chooser, assign-existing, the developer pages', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await page.goto('/admin-actions');
   await expect(page.getByRole('heading', { name: 'Demander un administrateur', level: 1 })).toBeVisible();
   await checkScreen(page, '/admin-actions', titled('Nouvelle demande administrateur'));
@@ -352,7 +352,7 @@ test('back office: the chooser, assign-existing, the developer pages', async ({ 
 });
 
 test('read-only back office: /utilisateurs and /admin', async ({ page }) => {
-  await signInToDashboard(page, 'lecteur@portail.test');
+  await openDashboardAs(page, 'lecteur@portail.test');
   await checkScreen(page, '/dashboard', titled('Accueil'));
   await page.goto('/utilisateurs');
   await expect(page.getByRole('table')).toBeVisible();
@@ -374,7 +374,7 @@ test('read-only back office: /utilisateurs and /admin', async ({ page }) => {
 });
 
 test('employer administrator: /utilisateurs, the chooser, the wizard in administrator mode, assign-existing', async ({ page }) => {
-  await signInToDashboard(page, 'admin.clinique@portail.test');
+  await openDashboardAs(page, 'admin.clinique@portail.test');
   await checkScreen(page, '/dashboard', titled('Accueil'));
   await page.goto('/utilisateurs');
   await expect(page.getByRole('table')).toBeVisible();
@@ -403,14 +403,14 @@ test('employer administrator: /utilisateurs, the chooser, the wizard in administ
 });
 
 test('employer HR and another employer administrator: dashboard and /utilisateurs', async ({ page, browser, baseURL }) => {
-  await signInToDashboard(page, 'rh.clinique@portail.test');
+  await openDashboardAs(page, 'rh.clinique@portail.test');
   await checkScreen(page, '/dashboard (rh.clinique)', titled('Accueil'));
   await page.goto('/utilisateurs');
   await expect(page.getByText('Aucun utilisateur trouvé')).toBeVisible();
   await checkScreen(page, '/utilisateurs (rh.clinique)', titled('Gestion des utilisateurs'));
 
   const other = await newPage(browser, baseURL);
-  await signInToDashboard(other, 'admin.ehpad@portail.test');
+  await openDashboardAs(other, 'admin.ehpad@portail.test');
   await checkScreen(other, '/dashboard (admin.ehpad)', titled('Accueil'));
   await other.goto('/utilisateurs');
   await expect(other.getByRole('table')).toBeVisible();
@@ -420,7 +420,7 @@ test('employer HR and another employer administrator: dashboard and /utilisateur
 
 test('back office on a 320 px wide screen (a phone, or 400 % zoom): the menu drawer, the tables scrolling in their frame, a form, a detail', async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 640 });
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await checkScreen(page, '/dashboard at 320 px', titled('Accueil'));
   await page.getByRole('button', { name: 'Menu', exact: true }).click();
   await expect(page.getByRole('dialog', { name: APP })).toBeVisible();

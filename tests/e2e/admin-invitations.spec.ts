@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { bearer, createPendingInvitation, sidebar, signInToDashboard } from './fixtures';
+import { bearer, createPendingInvitation, sidebar, openDashboardAs } from './fixtures';
 
 async function openAdmin(page: Page) {
   await sidebar(page).getByRole('link', { name: 'Habilitation des administrateurs' }).click();
@@ -13,7 +13,7 @@ async function searchFor(page: Page, text: string) {
 }
 
 test('back office filters, searches, sorts and pages the requests, all kept in the URL', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await openAdmin(page);
   await expect(page.getByText(/^Affichage 1-10 sur \d+ résultats$/)).toBeVisible();
   await expect(page.getByRole('row')).toHaveCount(11);
@@ -54,7 +54,7 @@ test('back office filters, searches, sorts and pages the requests, all kept in t
 });
 
 test('back office approves a pending request from the list', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   const invitation = await createPendingInvitation(page, 'Clinique des Tilleuls');
   await openAdmin(page);
   await searchFor(page, invitation.email);
@@ -72,7 +72,7 @@ test('back office approves a pending request from the list', async ({ page }) =>
 });
 
 test('back office rejects a request from its detail page, the reason needing 10 characters', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   const invitation = await createPendingInvitation(page, 'EHPAD Les Glycines');
   await page.goto(`/admin/${invitation.id}`);
   await expect(page.getByRole('heading', { name: `Invitation #${invitation.id}` })).toBeVisible();
@@ -99,7 +99,7 @@ test('back office rejects a request from its detail page, the reason needing 10 
 });
 
 test('a decision on a request decided meanwhile elsewhere fails with the §8 message and changes nothing', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   const invitation = await createPendingInvitation(page, 'Clinique des Tilleuls');
   await page.goto(`/admin/${invitation.id}`);
   await expect(page.getByRole('button', { name: 'Approuver' })).toBeVisible();
@@ -117,14 +117,14 @@ test('a decision on a request decided meanwhile elsewhere fails with the §8 mes
 });
 
 test('an unknown request number says so', async ({ page }) => {
-  await signInToDashboard(page, 'lecteur@portail.test');
+  await openDashboardAs(page, 'lecteur@portail.test');
   await page.goto('/admin/999999');
   await expect(page.getByRole('heading', { name: 'Introuvable' })).toBeVisible();
   await expect(page.getByText('Aucune invitation trouvée.')).toBeVisible();
 });
 
 test('an organization user who types /admin is sent to the dashboard', async ({ page }) => {
-  await signInToDashboard(page, 'admin.clinique@portail.test');
+  await openDashboardAs(page, 'admin.clinique@portail.test');
   await page.goto('/admin');
   await page.waitForURL('**/dashboard');
   await expect(page.getByRole('heading', { name: 'Accueil', level: 1 })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { bearer, createUser, sidebar, signInToDashboard } from './fixtures';
+import { bearer, createUser, sidebar, openDashboardAs } from './fixtures';
 
 /** A last name of letters only (spec §5), different on every run. */
 const uniqueLastName = (prefix: string) => `${prefix}${Date.now().toString(36).replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!)}${Math.random().toString(36).slice(2, 6).replace(/[0-9]/g, 'x')}`;
@@ -25,7 +25,7 @@ async function searchUsers(page: Page, text: string) {
 const candidate = (page: Page, email: string) => page.getByRole('list', { name: 'Utilisateurs' }).getByRole('button', { name: new RegExp(email.replace(/\./g, '\\.')) });
 
 test('back office: the chooser shows both ways and the help box, and the second one leads to assign-existing', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await sidebar(page).getByRole('link', { name: 'Habilitation des administrateurs' }).click();
   await page.getByRole('button', { name: 'Créer une nouvelle demande' }).click();
   await expect(page).toHaveURL(/\/admin-actions$/);
@@ -47,7 +47,7 @@ test('back office: the chooser shows both ways and the help box, and the second 
 });
 
 test('back office cannot pick an administrator nor a user with a pending request, and requests the role for an eligible user', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   const eligible = await createUser(page, 'Clinique des Tilleuls', { lastName: uniqueLastName('Eligible') });
   const waiting = await createUser(page, 'Clinique des Tilleuls', { lastName: uniqueLastName('Attente') });
   await requestRoleFor(page, waiting.email, 'Clinique des Tilleuls');
@@ -84,7 +84,7 @@ test('back office cannot pick an administrator nor a user with a pending request
 });
 
 test("an employer administrator's 'Demander un administrateur' leads to the chooser", async ({ page }) => {
-  await signInToDashboard(page, 'admin.clinique@portail.test');
+  await openDashboardAs(page, 'admin.clinique@portail.test');
   await sidebar(page).getByRole('link', { name: 'Gestion des utilisateurs' }).click();
   await page.getByRole('button', { name: 'Demander un administrateur' }).click();
   await expect(page).toHaveURL(/\/admin-actions$/);

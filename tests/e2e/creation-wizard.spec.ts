@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { fillWizardDetails, signIn, signInToDashboard } from './fixtures';
+import { fillWizardDetails, signIn, openDashboardAs } from './fixtures';
 
 /** Letters only (spec §5 names), different on every run. */
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!);
@@ -9,7 +9,7 @@ const stepHeading = (page: Page, name: string) => page.getByRole('heading', { na
 
 test('back office creates a user on two SIRETs of two SIRENs with two roles; the user is listed and signs in once the account is set up', async ({ page, browser }) => {
   const person = { firstName: 'Élodie', lastName: `Créa${unique()}`, email: `e2e.creation.${unique()}@exemple-test.fr` };
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await page.goto('/utilisateurs');
   await page.getByRole('button', { name: 'Ajouter un utilisateur' }).click();
   await expect(page.getByRole('heading', { name: 'Créer un utilisateur', level: 1 })).toBeVisible();
@@ -66,7 +66,7 @@ test('back office creates a user on two SIRETs of two SIRENs with two roles; the
 
 test("a member administrator requests an administrator for 'Clinique des Tilleuls'; back office sees it pending", async ({ page, browser }) => {
   const person = { firstName: 'Maëlle', lastName: `Admin${unique()}`, email: `e2e.admin.${unique()}@exemple-test.fr` };
-  await signInToDashboard(page, 'admin.clinique@portail.test');
+  await openDashboardAs(page, 'admin.clinique@portail.test');
   await page.goto('/utilisateurs');
   await page.getByRole('button', { name: 'Demander un administrateur' }).click();
   await expect(page).toHaveURL(/\/admin-actions$/);
@@ -90,7 +90,7 @@ test("a member administrator requests an administrator for 'Clinique des Tilleul
 
   const staff = await browser.newContext({ ignoreHTTPSErrors: true, locale: 'fr-FR', timezoneId: 'Europe/Paris' });
   const backOffice = await staff.newPage();
-  await signInToDashboard(backOffice, 'backoffice@portail.test');
+  await openDashboardAs(backOffice, 'backoffice@portail.test');
   await backOffice.goto('/admin');
   await backOffice.getByPlaceholder('Rechercher par email ou SIREN...').fill(person.email);
   const row = backOffice.getByRole('row', { name: new RegExp(person.email.replace(/\./g, '\\.')) });

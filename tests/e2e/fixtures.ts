@@ -1,6 +1,17 @@
-import { expect, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'Demo-Portail-2026';
+
+/** The demo personas the setup project signs in once each (README, 'Demo accounts'; not the inactive one). */
+export const PERSONAS = ['backoffice@portail.test', 'lecteur@portail.test', 'admin.clinique@portail.test', 'rh.clinique@portail.test', 'admin.ehpad@portail.test'] as const;
+
+/** Where the setup project (personas.setup.ts) leaves a persona's signed-in browser state: in this run's output folder. */
+export function personaStatePath(email: string): string {
+  if (!(PERSONAS as readonly string[]).includes(email)) throw new Error(`${email} is not one of the personas signed in by personas.setup.ts`);
+  return path.join(test.info().project.outputDir, '.personas', `${email}.json`);
+}
 
 /** Signs in through the real local provider, as a person would, and waits for the dashboard. */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
@@ -13,6 +24,32 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
 
 export async function signInToDashboard(page: Page, email: string): Promise<void> {
   await signIn(page, email);
+  await page.waitForURL('**/dashboard');
+  await expect(page.getByRole('heading', { name: 'Accueil', level: 1 })).toBeVisible();
+}
+
+/**
+ * Opens the dashboard as a persona signed in already: the page's context takes the browser state that persona had
+ * right after signing in through the local provider in the setup project (personas.setup.ts), as a person coming
+ * back in the same browser, and the same dashboard is waited for as after a sign-in. What makes it signed in is the
+ * portail.accessToken cookie (the session reads it without asking the provider) and MSAL's cache in localStorage
+ * (with its key, the session cookie msal.cache.encryption) for a silent renewal. The provider's session cookie is
+ * saved too but not relied on: tried alone, a saved copy gave one silent sign-in, then the provider asked for the
+ * password again (and that way would still wait the sign-in pages' two 1 s delays).
+ * Tests about signing in itself use signIn or signInToDashboard instead.
+ */
+export async function openDashboardAs(page: Page, email: string): Promise<void> {
+  const saved = personaStatePath(email);
+  if (!fs.existsSync(saved)) throw new Error(`No saved sign-in at ${saved}: openDashboardAs needs the 'personas' setup project to have run first (playwright.config.ts)`);
+  const state = JSON.parse(fs.readFileSync(saved, 'utf8')) as Exclude<Parameters<BrowserContext['setStorageState']>[0], string>;
+  // Every context shares the persona's one refresh token: past the ID token's hour they would all renew with it at
+  // once, and the provider rotates it. Say so instead of failing somewhere in the middle of a test.
+  const token = state.cookies.find((cookie) => cookie.name === 'portail.accessToken');
+  const payload = token ? decodeURIComponent(token.value).split('.')[1] : undefined;
+  const exp = payload ? Number((JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: number }).exp) : 0;
+  if (!(exp * 1000 >= Date.now() + 5 * 60_000)) throw new Error(`The saved sign-in of ${email} (personas.setup.ts) has no token valid for 5 more minutes: runs longer than its hour are not supported`);
+  await page.context().setStorageState(state);
+  await page.goto('/dashboard');
   await page.waitForURL('**/dashboard');
   await expect(page.getByRole('heading', { name: 'Accueil', level: 1 })).toBeVisible();
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { bearer, signInToDashboard } from './fixtures';
+import { bearer, openDashboardAs } from './fixtures';
 
 interface Organization {
   id: string;
@@ -49,14 +49,14 @@ async function createUser(page: Page, siretCode: string, roleCodes: string[]) {
 async function signedInPage(browser: Browser, baseURL: string | undefined, email: string) {
   const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: true, locale: 'fr-FR', timezoneId: 'Europe/Paris' });
   const page = await context.newPage();
-  await signInToDashboard(page, email);
+  await openDashboardAs(page, email);
   return page;
 }
 
 const onUsersList = /\/utilisateurs(\?|$)/;
 
 test('back office edits a user of its own making across the four tabs, then reads the profile', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   const clinique = await organizationsOf(page, 'Clinique des Tilleuls');
   const ehpad = await organizationsOf(page, 'EHPAD Les Glycines');
   const user = await createUser(page, clinique.sirets[0]!.code, ['RESSOURCE_HUMAINE']);
@@ -106,7 +106,7 @@ test('back office edits a user of its own making across the four tabs, then read
 });
 
 test('a user changed by someone else meanwhile: the page says so and reloads the current version', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   const clinique = await organizationsOf(page, 'Clinique des Tilleuls');
   const user = await createUser(page, clinique.sirets[0]!.code, ['RESSOURCE_HUMAINE']);
   await page.goto(`/utilisateurs/edit/${user.id}`);
@@ -159,7 +159,7 @@ test('a member administrator can edit neither themselves nor another holder of A
 });
 
 test('an unknown user has no profile', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await page.goto('/utilisateurs/00000000-0000-4000-8000-000000000000');
   await expect(page.getByRole('heading', { name: 'Utilisateur introuvable' })).toBeVisible();
   await expect(page.getByText('Aucune donnée.')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createUser, sidebar, signInToDashboard } from './fixtures';
+import { createUser, sidebar, openDashboardAs } from './fixtures';
 
 async function openUsers(page: Page) {
   await sidebar(page).getByRole('link', { name: 'Gestion des utilisateurs' }).click();
@@ -14,7 +14,7 @@ async function searchFor(page: Page, text: string) {
 const rowOf = (page: Page, email: string) => page.getByRole('row').filter({ hasText: email });
 
 test('back office filters by SIREN, SIRET and role, searches, sorts and pages', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await openUsers(page);
   await expect(page.getByText(/^Affichage 1-10 sur \d+ utilisateurs$/)).toBeVisible();
   await expect(page.getByRole('combobox', { name: 'SIRET', exact: true })).toHaveCount(0);
@@ -85,7 +85,7 @@ test.describe('on a touch screen', () => {
   test.use({ hasTouch: true });
 
   test("a tap on '+n' lists a user's other roles, and a tap elsewhere hides them", async ({ page }) => {
-    await signInToDashboard(page, 'backoffice@portail.test');
+    await openDashboardAs(page, 'backoffice@portail.test');
     const user = await createUser(page, 'Clinique des Tilleuls', { lastName: 'Toucher', roleCodes: ['COMPTABLE', 'RESSOURCE_HUMAINE'] });
     await openUsers(page);
     await searchFor(page, user.email);
@@ -98,7 +98,7 @@ test.describe('on a touch screen', () => {
 });
 
 test('back office deactivates then reactivates a user', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   const user = await createUser(page, 'Clinique des Tilleuls', { lastName: 'Activation' });
   await openUsers(page);
   await searchFor(page, user.email);
@@ -119,7 +119,7 @@ test('back office deactivates then reactivates a user', async ({ page }) => {
 });
 
 test('back office deletes a user for good: the row goes and the total drops by one', async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   const lastName = `Suppression${Date.now().toString(36).replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!)}`;
   const first = await createUser(page, 'EHPAD Les Glycines', { lastName });
   await createUser(page, 'EHPAD Les Glycines', { lastName });
@@ -136,7 +136,7 @@ test('back office deletes a user for good: the row goes and the total drops by o
 });
 
 test("an employer administrator sees only the clinic's users and cannot change an administrator or themselves", async ({ page }) => {
-  await signInToDashboard(page, 'admin.clinique@portail.test');
+  await openDashboardAs(page, 'admin.clinique@portail.test');
   await openUsers(page);
   await expect(page.getByRole('heading', { name: 'Gestion des utilisateurs - Clinique des Tilleuls' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Demander un administrateur' })).toBeVisible();
@@ -158,7 +158,7 @@ test("an employer administrator sees only the clinic's users and cannot change a
 });
 
 test('a read-only back-office user has no permanent delete, and a user without USER_LIST finds an empty list', async ({ page, browser }) => {
-  await signInToDashboard(page, 'lecteur@portail.test');
+  await openDashboardAs(page, 'lecteur@portail.test');
   await openUsers(page);
   await expect(page.getByRole('button', { name: 'Ajouter un utilisateur' })).toHaveCount(0);
   await page.getByRole('button', { name: /^Actions pour/ }).first().click();
@@ -167,7 +167,7 @@ test('a read-only back-office user has no permanent delete, and a user without U
 
   const other = await browser.newContext({ ignoreHTTPSErrors: true });
   const rh = await other.newPage();
-  await signInToDashboard(rh, 'rh.clinique@portail.test');
+  await openDashboardAs(rh, 'rh.clinique@portail.test');
   // No menu entry, but the page is a signed-in page (spec §2); the list stays empty (§8).
   await expect(sidebar(rh).getByRole('link', { name: 'Gestion des utilisateurs' })).toHaveCount(0);
   await rh.goto('/utilisateurs');

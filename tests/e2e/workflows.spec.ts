@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { workflowCatalog } from '../../src/workflows/catalog';
-import { signInToDashboard } from './fixtures';
+import { openDashboardAs } from './fixtures';
 
 /** What the page's Content-Security-Policy blocked, and uncaught errors: drawing the charts must cause neither. */
 function watchForViolations(page: Page): string[] {
@@ -15,7 +15,7 @@ function watchForViolations(page: Page): string[] {
 
 test('back office opens /workflows from the dashboard and sees every machine drawn as SVG, with its tables, under the CSP', async ({ page }) => {
   const problems = watchForViolations(page);
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await page.getByRole('link', { name: 'Workflows : les diagrammes des machines à états' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Workflows' })).toBeVisible();
   for (const entry of workflowCatalog) {
@@ -32,7 +32,7 @@ test('back office opens /workflows from the dashboard and sees every machine dra
 });
 
 test("'Télécharger le SVG' saves the chart as <machine id>.svg", async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await page.goto('/workflows');
   const button = page.getByRole('button', { name: 'Télécharger le SVG : Garde des routes' });
   await expect(button).toBeEnabled();
@@ -44,7 +44,7 @@ test("'Télécharger le SVG' saves the chart as <machine id>.svg", async ({ page
 });
 
 test('an employer administrator has no workflows link and is sent back to /dashboard from /workflows', async ({ page }) => {
-  await signInToDashboard(page, 'admin.clinique@portail.test');
+  await openDashboardAs(page, 'admin.clinique@portail.test');
   await expect(page.getByRole('link', { name: /Workflows/ })).toHaveCount(0);
   await page.goto('/workflows');
   await page.waitForURL('**/dashboard');
@@ -61,7 +61,7 @@ const personas = [
 
 for (const persona of personas) {
   test(`/test-v2-api shows ${persona.email} and runs the three checks`, async ({ page }) => {
-    await signInToDashboard(page, persona.email);
+    await openDashboardAs(page, persona.email);
     await page.goto('/test-v2-api');
     await expect(page.getByRole('heading', { level: 1, name: "Test de l'API v2" })).toBeVisible();
     const current = page.getByRole('region', { name: 'Utilisateur courant' });
@@ -79,7 +79,7 @@ for (const persona of personas) {
 }
 
 test("/test-v2-api's refresh-user button reloads the profile from the API", async ({ page }) => {
-  await signInToDashboard(page, 'backoffice@portail.test');
+  await openDashboardAs(page, 'backoffice@portail.test');
   await page.goto('/test-v2-api');
   const reload = page.waitForResponse((response) => response.url().endsWith('/api/v2/users/me') && response.status() === 200);
   await page.getByRole('button', { name: "Rafraîchir l'utilisateur" }).click();
