@@ -12,11 +12,15 @@ type Machine = typeof wizardModelMachine;
 type Snapshot = SnapshotFrom<Machine>;
 type Event = ModelEvent<Machine>;
 
-export const sirenA = { id: 'siren-a', code: '787441799', name: 'Clinique des Tilleuls' };
-export const sirenB = { id: 'siren-b', code: '469860456', name: 'EHPAD Les Glycines' };
-export const a1: ChosenSiret = { id: 'siret-a1', code: '78744179900014', name: 'Clinique des Tilleuls - Lyon', sirenId: sirenA.id };
-export const a2: ChosenSiret = { id: 'siret-a2', code: '78744179900022', name: 'Clinique des Tilleuls - Villeurbanne', sirenId: sirenA.id };
-export const b1: ChosenSiret = { id: 'siret-b1', code: '46986045600018', name: 'EHPAD Les Glycines - Nantes', sirenId: sirenB.id };
+// Ids are UUIDs, as the API gives them (the UI tests answer these organizations through the fake API, which
+// checks its answers against the contract); events name them by a short label.
+export const sirenA = { id: '00000000-0000-4000-8000-00000000a000', code: '787441799', name: 'Clinique des Tilleuls' };
+export const sirenB = { id: '00000000-0000-4000-8000-00000000b000', code: '469860456', name: 'EHPAD Les Glycines' };
+export const a1: ChosenSiret = { id: '00000000-0000-4000-8000-00000000a001', code: '78744179900014', name: 'Clinique des Tilleuls - Lyon', sirenId: sirenA.id };
+export const a2: ChosenSiret = { id: '00000000-0000-4000-8000-00000000a002', code: '78744179900022', name: 'Clinique des Tilleuls - Villeurbanne', sirenId: sirenA.id };
+export const b1: ChosenSiret = { id: '00000000-0000-4000-8000-00000000b001', code: '46986045600018', name: 'EHPAD Les Glycines - Nantes', sirenId: sirenB.id };
+const LABELS: Record<string, string> = { [sirenA.id]: 'siren-a', [sirenB.id]: 'siren-b', [a1.id]: 'siret-a1', [a2.id]: 'siret-a2', [b1.id]: 'siret-b1' };
+const label = (id: string) => LABELS[id] ?? id;
 
 const role = (id: number, code: string, type: 'INTERNAL' | 'EXTERNAL' = 'EXTERNAL'): WizardRole => ({ id, code, name: code, type });
 /** Six EXTERNAL roles (one more than allowed), the member-administrator role and the back-office one. */
@@ -136,16 +140,16 @@ function describeEvent(e: Event): string {
       return `details.change(${e.field}=${e.value})`;
     case 'siren.toggle':
     case 'siren.choose':
-      return `${e.type}(${e.siren.id})`;
+      return `${e.type}(${label(e.siren.id)})`;
     case 'sirens.selectAll':
     case 'sirens.deselectAll':
       return e.type;
     case 'siret.toggle':
-      return `siret.toggle(${e.siret.id})`;
+      return `siret.toggle(${label(e.siret.id)})`;
     case 'sirets.selectAll':
     case 'sirets.clear':
     case 'sirets.loaded':
-      return `${e.type}(${e.sirenId})`;
+      return `${e.type}(${label(e.sirenId)})`;
     case 'role.toggle':
       return `role.toggle(${e.roleId})`;
     default:

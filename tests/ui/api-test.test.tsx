@@ -1,18 +1,22 @@
 // The developer API test page (spec §2 /test-v2-api) on a real session actor, with the API answered in memory.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createActor, fromPromise } from 'xstate';
-import { createApiClient } from '../../src/api/client';
 import { sessionMachine, type SessionProfile, type TokenReading } from '../../src/machines/session/session.machine';
 import { SessionProvider } from '../../src/session';
 import { ApiTestFlow } from '../../src/features/api-test/api-test-flow';
+import type { components } from '../../src/api/schema.gen';
+import { fakeApi, fault, type AnswerOf, type Fault } from './support/fake-api';
 
 afterEach(cleanup);
 
-const backOffice: SessionProfile = {
-  id: 'u-bo',
+/** The profile as GET /users/me answers it (the contract's CurrentUser), which the session keeps. */
+type Profile = Omit<components['schemas']['CurrentUser'], 'lastLoginAt'>;
+
+const backOffice: Profile = {
+  id: '00000000-0000-4000-8000-0000000000b0',
   authId: 'subject-bo',
   firstName: 'Claire',
   lastName: 'Martin',
@@ -24,8 +28,8 @@ const backOffice: SessionProfile = {
 };
 
 /** Human resources on one establishment: no permission at all. */
-const humanResources: SessionProfile = {
-  id: 'u-rh',
+const humanResources: Profile = {
+  id: '00000000-0000-4000-8000-0000000000c0',
   authId: 'subject-rh',
   firstName: 'Romain',
   lastName: 'Garnier',
@@ -34,26 +38,52 @@ const humanResources: SessionProfile = {
   userType: 'ORGANIZATION',
   permissions: [],
   organizations: [
-    { id: 'o-1', code: '78744179900014', name: 'Clinique des Tilleuls - Lyon', type: 'SIRET', role: { code: 'RESSOURCE_HUMAINE', name: 'Ressources humaines', type: 'EXTERNAL', permissions: [] } },
+    {
+      id: '00000000-0000-4000-8000-00000000a001',
+      code: '78744179900014',
+      name: 'Clinique des Tilleuls - Lyon',
+      type: 'SIRET',
+      parentCode: '787441799',
+      inheritsToChildren: false,
+      role: { id: 6, code: 'RESSOURCE_HUMAINE', name: 'Ressources humaines', type: 'EXTERNAL', permissions: [] },
+    },
   ],
 };
 
 /** An employer administrator: the role's permissions are theirs. */
-const memberAdmin: SessionProfile = {
+const memberAdmin: Profile = {
   ...humanResources,
-  id: 'u-admin',
+  id: '00000000-0000-4000-8000-0000000000d0',
   authId: 'subject-admin',
   email: 'admin.clinique@portail.test',
   organizations: [
-    { id: 'o-2', code: '787441799', name: 'Clinique des Tilleuls', type: 'SIREN', role: { code: 'ADMIN_ADHERENT', name: 'Administrateur adhérent', type: 'INTERNAL', permissions: [{ code: 'USER_LIST' }, { code: 'USER_CREATE' }] } },
+    {
+      id: '00000000-0000-4000-8000-00000000a000',
+      code: '787441799',
+      name: 'Clinique des Tilleuls',
+      type: 'SIREN',
+      parentCode: null,
+      inheritsToChildren: true,
+      role: { id: 5, code: 'ADMIN_ADHERENT', name: 'Administrateur adhérent', type: 'INTERNAL', permissions: [{ code: 'USER_LIST' }, { code: 'USER_CREATE' }] },
+    },
   ],
 };
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
 
-function renderPage(profile: SessionProfile, answers: { users?: Response } = {}) {
-  const state = { profile, profileLoads: 0, requests: [] as string[] };
+function renderPage(profile: Profile, answers: { users?: AnswerOf<'get', '/api/v2/users'> | Fault } = {}) {
+  const server = fakeApi()
+    .on('get', '/api/v2/users/me', () => ({ status: 200, body: { ...state.profile, lastLoginAt: null } }))
+    .on('get', '/api/v2/users', () => answers.users ?? { status: 200, body: { items: [], total: 42, totalCount: 42, page: 1, pageSize: 10, totalPages: 5 } })
+    .on('get', '/api/v2/organizations', () => ({ status: 200, body: { items: [], total: 7, totalCount: 7, page: 1, pageSize: 10, totalPages: 1 } }));
+  const state = {
+    profile,
+    profileLoads: 0,
+    /** Every request made, as path and query. */
+    get requests() {
+      return server.calls.map(({ url }) => `${url.pathname}${url.search}`);
+    },
+  };
   const session = createActor(
     sessionMachine.provide({
       actors: {
@@ -68,15 +98,7 @@ function renderPage(profile: SessionProfile, answers: { users?: Response } = {})
     }),
     { input: { cachedProfile: null }, clock: { setTimeout: () => 0, clearTimeout: () => {} } as never },
   ).start();
-  const fetch = vi.fn(async (input: RequestInfo | URL) => {
-    const url = new URL((input as Request).url);
-    state.requests.push(`${url.pathname}${url.search}`);
-    if (url.pathname === '/api/v2/users/me') return json(200, { ...state.profile, lastLoginAt: null });
-    if (url.pathname === '/api/v2/users') return answers.users ?? json(200, { items: [], total: 42, totalCount: 42, page: 1, pageSize: 10, totalPages: 5 });
-    if (url.pathname === '/api/v2/organizations') return json(200, { items: [], total: 7, totalCount: 7, page: 1, pageSize: 10, totalPages: 1 });
-    return json(404, { error: 'NotFound', message: 'Ressource introuvable.', requestId: 'test' });
-  });
-  const api = createApiClient({ baseUrl: 'https://portal.test', getToken: () => 't', fetch: fetch as unknown as typeof globalThis.fetch, sleep: async () => {} });
+  const api = server.client();
   render(
     <QueryClientProvider client={new QueryClient()}>
       <SessionProvider actor={session}>
@@ -132,7 +154,7 @@ describe('/test-v2-api', () => {
   });
 
   it('shows a failed check as an error with its status and message, the others still running', async () => {
-    renderPage(backOffice, { users: json(500, { error: 'InternalError', message: 'Erreur interne du serveur.', requestId: 'r-1' }) });
+    renderPage(backOffice, { users: fault(500, { error: 'InternalError', message: 'Erreur interne du serveur.', requestId: 'r-1' }) });
     await screen.findByText('backoffice@portail.test');
     await userEvent.click(screen.getByRole('button', { name: 'Lancer les vérifications' }));
     await waitFor(() => expect(check('GET /api/v2/users')).toBe('GET /api/v2/usersErreur500 : Erreur interne du serveur.'));

@@ -1,12 +1,12 @@
-// The assign-existing screen (spec §2, §5, §8) with the real API client on a fetch stand-in.
+// The assign-existing screen (spec §2, §5, §8) with the real API client on the fake API.
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createApiClient } from '../../src/api/client';
 import type { UserListItem } from '../../src/api/users';
 import { AssignExistingFlow } from '../../src/features/assign-existing/assign-existing-flow';
+import { fakeApi } from './support/fake-api';
 
 afterEach(cleanup);
 
@@ -51,14 +51,11 @@ function user(firstName: string, lastName: string, organizations: ReturnType<typ
   };
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const notFound = () => json(404, { error: 'NotFound', message: 'Organisation introuvable.', requestId: 'test' });
-
 interface Server {
   users: UserListItem[];
   /** The answer of GET /organizations/code/{code}; missing codes answer 404. */
   organizations: Record<string, { id: string; code: string; name: string }>;
-  createStatus: number;
+  createStatus: 201 | 409;
   /** When set, the network fails on POST /invitations. */
   networkDown: boolean;
   /** When set, POST /invitations waits for it. */
@@ -67,40 +64,58 @@ interface Server {
   created: { organizationId: string | null; body: Record<string, unknown> }[];
 }
 
-function fakeServer(users: UserListItem[]): Server & { fetch: typeof globalThis.fetch } {
+function fakeServer(users: UserListItem[]) {
   const state: Server = { users, organizations: { [CLINIQUE.code]: CLINIQUE, [GLYCINES.code]: GLYCINES }, createStatus: 201, networkDown: false, hold: null, listQueries: [], created: [] };
-  const fetch = vi.fn(async (input: RequestInfo | URL) => {
-    const request = input as Request;
-    const url = new URL(request.url);
-    if (url.pathname === '/api/v2/roles') return json(200, ROLES);
-    if (url.pathname === '/api/v2/users') {
-      state.listQueries.push(url.searchParams);
-      const search = (url.searchParams.get('search') ?? '').toLowerCase();
-      const page = Number(url.searchParams.get('page') ?? 1);
-      const pageSize = Number(url.searchParams.get('pageSize') ?? 10);
+  const api = fakeApi()
+    .on('get', '/api/v2/roles', () => ({ status: 200, body: ROLES }))
+    .on('get', '/api/v2/users', ({ query }) => {
+      state.listQueries.push(query);
+      const search = (query.get('search') ?? '').toLowerCase();
+      const page = Number(query.get('page') ?? 1);
+      const pageSize = Number(query.get('pageSize') ?? 10);
       const found = state.users.filter((u) => `${u.firstName} ${u.lastName} ${u.email}`.toLowerCase().includes(search));
       const items = found.slice((page - 1) * pageSize, page * pageSize);
-      return json(200, { items, total: found.length, totalCount: found.length, page, pageSize, totalPages: Math.ceil(found.length / pageSize) });
-    }
-    const byCode = /^\/api\/v2\/organizations\/code\/(\d+)$/.exec(url.pathname);
-    if (byCode) {
-      const org = state.organizations[byCode[1]!];
-      return org ? json(200, { ...org, type: 'SIREN', parentCode: null, parentId: null }) : notFound();
-    }
-    if (url.pathname === '/api/v2/invitations' && request.method === 'POST') {
+      return { status: 200, body: { items, total: found.length, totalCount: found.length, page, pageSize, totalPages: Math.ceil(found.length / pageSize) } };
+    })
+    .on('get', '/api/v2/organizations/code/{code}', ({ params }) => {
+      const org = state.organizations[params.code];
+      if (org) return { status: 200, body: { ...org, type: 'SIREN', parentCode: null, parentId: null } };
+      return { status: 404, body: { error: 'NotFound', message: 'Organisation introuvable.', requestId: 'test' } };
+    })
+    .on('post', '/api/v2/invitations', async ({ query, body }) => {
       if (state.networkDown) throw new TypeError('Failed to fetch');
-      state.created.push({ organizationId: url.searchParams.get('organizationId'), body: JSON.parse(await request.text()) });
+      const organizationId = query.get('organizationId');
+      state.created.push({ organizationId, body: body as unknown as Record<string, unknown> });
+      const id = state.created.length;
       if (state.hold) await state.hold;
-      return state.createStatus === 201 ? json(201, { id: state.created.length }) : json(state.createStatus, { error: 'Conflict', message: 'Une demande est déjà en attente.', requestId: 'test' });
-    }
-    return json(404, { error: 'NotFound', message: 'Ressource introuvable.', requestId: 'test' });
-  });
-  return Object.assign(state, { fetch: fetch as unknown as typeof globalThis.fetch });
+      if (state.createStatus !== 201) return { status: 409, body: { error: 'Conflict', message: 'Une demande est déjà en attente.', requestId: 'test' } };
+      const org = Object.values(state.organizations).find((o) => o.id === organizationId)!;
+      return {
+        status: 201,
+        body: {
+          id,
+          inviteeEmail: body.inviteeEmail,
+          createdAt: '2026-11-02T09:00:00Z',
+          processedAt: null,
+          organizationCode: org.code,
+          organizationName: org.name,
+          organizationId,
+          roleName: 'Administrateur adhérent ("Admin Adhérent")',
+          roleCode: body.roleCode,
+          status: 'PENDING',
+          invitationType: body.invitationType,
+          senderEmail: 'admin.clinique@portail.test',
+          validatorEmail: null,
+          rejectionReason: null,
+        },
+      };
+    });
+  return Object.assign(state, { api });
 }
 
 /** The screen with its URL search kept in a state, as the route keeps it in the URL. */
 function renderScreen(server: ReturnType<typeof fakeServer>) {
-  const api = createApiClient({ baseUrl: 'https://portal.test', getToken: () => 't', fetch: server.fetch, sleep: async () => {} });
+  const api = server.api.client();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const onSubmitted = vi.fn();
   const onCancel = vi.fn();

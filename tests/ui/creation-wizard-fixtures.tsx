@@ -1,13 +1,12 @@
-// The creation wizard mounted in a router of its own, with an in-memory stand-in of the API holding the
-// organizations and roles of the machine's model (tests/machines/creation-wizard.model.ts): SIREN A with
-// SIRETs a1 and a2, SIREN B with b1, and allRoles. Creations wait until the test answers them, so that a
-// path can look at the wizard while it submits and then play the server's success or failure.
+// The creation wizard mounted in a router of its own, on the fake API holding the organizations and roles
+// of the machine's model (tests/machines/creation-wizard.model.ts): SIREN A with SIRETs a1 and a2, SIREN B
+// with b1, and allRoles. Creations wait until the test answers them, so that a path can look at the wizard
+// while it submits and then play the server's success or failure.
 import { useEffect } from 'react';
-import { vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider, useRouterState } from '@tanstack/react-router';
-import { createApiClient } from '../../src/api/client';
+import type { Invitation } from '../../src/api/invitations';
 import type { Organization } from '../../src/api/organizations';
 import type { Role } from '../../src/api/roles';
 import type { UserDetail } from '../../src/api/user-details';
@@ -16,6 +15,7 @@ import { CreationWizardFlow } from '../../src/features/wizard/creation-wizard-fl
 import { fr } from '../../src/i18n/fr';
 import { Toaster, useToast } from '../../src/ui/toaster';
 import { a1, a2, allRoles, b1, sirenA, sirenB } from '../machines/creation-wizard.model';
+import { fakeApi, type AnswerOf } from './support/fake-api';
 
 const siren = (s: { id: string; code: string; name: string }): Organization => ({ ...s, type: 'SIREN', parentCode: null, parentId: null });
 const siret = (s: { id: string; code: string; name: string; sirenId: string }): Organization => ({
@@ -51,7 +51,23 @@ export const createdUser: UserDetail = {
   organizations: [],
 };
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+/** The administrator request for SIREN A, as POST /invitations answers it. */
+export const createdInvitation: Invitation = {
+  id: 41,
+  inviteeEmail: 'zoe.ndiaye@exemple.fr',
+  createdAt: '2026-11-02T09:00:00Z',
+  processedAt: null,
+  organizationCode: sirenA.code,
+  organizationName: sirenA.name,
+  organizationId: sirenA.id,
+  roleName: 'Administrateur adhérent ("Admin Adhérent")',
+  roleCode: 'ADMIN_ADHERENT',
+  status: 'PENDING',
+  invitationType: 'NEW_ADMIN',
+  senderEmail: 'admin.clinique@portail.test',
+  validatorEmail: null,
+  rejectionReason: null,
+};
 
 /** GET /api/v2/organizations with its filters (type, parentId, search on code or name) and its paging. */
 function listOrganizations(query: URLSearchParams) {
@@ -66,10 +82,8 @@ function listOrganizations(query: URLSearchParams) {
   return { items: found.slice((page - 1) * pageSize, page * pageSize), total: found.length, totalCount: found.length, page, pageSize, totalPages: Math.ceil(found.length / pageSize) };
 }
 
-export interface Answer {
-  status: number;
-  body: unknown;
-}
+/** The answer a test gives to a creation: POST /users/complete's or POST /invitations's (the fake checks it against the route it answers). */
+export type Answer = AnswerOf<'post', '/api/v2/users/complete'> | AnswerOf<'post', '/api/v2/invitations'>;
 
 /** A POST of a user or an invitation, waiting for the test's answer. */
 export interface Creation {
@@ -82,39 +96,36 @@ export interface Creation {
 
 export function wizardApi() {
   const creations: Creation[] = [];
-  const reads: URL[] = [];
-  const fetch = vi.fn(async (input: RequestInfo | URL) => {
-    const request = input as Request;
-    const url = new URL(request.url);
-    if (request.method === 'GET') reads.push(url);
-    if (request.method === 'GET' && url.pathname === '/api/v2/roles') return json(200, roles);
-    if (request.method === 'GET' && url.pathname === '/api/v2/organizations') return json(200, listOrganizations(url.searchParams));
-    if (request.method === 'POST' && (url.pathname === '/api/v2/users/complete' || url.pathname === '/api/v2/invitations')) {
-      const body: unknown = JSON.parse(await request.text());
-      const answer = await new Promise<Answer>((resolve) => {
-        const creation: Creation = {
-          path: url.pathname,
-          query: Object.fromEntries(url.searchParams),
-          body,
-          answered: false,
-          answer: (a) => {
-            creation.answered = true;
-            resolve(a);
-          },
-        };
-        creations.push(creation);
-      });
-      return json(answer.status, answer.body);
-    }
-    return json(404, { error: 'NotFound', message: 'Ressource introuvable.', requestId: 'test' });
-  });
+  /** Holds the creation until the test answers it. */
+  const held = ({ url, body }: { url: URL; body: unknown }) =>
+    new Promise<Answer>((resolve) => {
+      const creation: Creation = {
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        body,
+        answered: false,
+        answer: (a) => {
+          creation.answered = true;
+          resolve(a);
+        },
+      };
+      creations.push(creation);
+    });
+  const server = fakeApi()
+    .on('get', '/api/v2/roles', () => ({ status: 200, body: roles }))
+    .on('get', '/api/v2/organizations', ({ query }) => ({ status: 200, body: listOrganizations(query) }))
+    .on('post', '/api/v2/users/complete', (call) => held(call) as Promise<AnswerOf<'post', '/api/v2/users/complete'>>)
+    .on('post', '/api/v2/invitations', (call) => held(call) as Promise<AnswerOf<'post', '/api/v2/invitations'>>);
   return {
-    fetch: fetch as unknown as typeof globalThis.fetch,
+    fetch: server.fetch,
+    client: server.client,
     creations,
     /** The creations still waiting for their answer. */
     pending: () => creations.filter((c) => !c.answered),
     /** The GET calls made. */
-    reads,
+    get reads() {
+      return server.calls.filter((c) => c.method === 'GET').map((c) => c.url);
+    },
   };
 }
 
@@ -132,7 +143,7 @@ function UsersList() {
 
 /** The wizard at /utilisateurs/creer, the users list at /utilisateurs. */
 export function renderWizard(input: WizardInput, api: WizardApi = wizardApi()) {
-  const client = createApiClient({ baseUrl: 'https://portal.test', getToken: () => 't', fetch: api.fetch, sleep: async () => {} });
+  const client = api.client();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const root = createRootRoute({ component: Outlet });
   const list = createRoute({ getParentRoute: () => root, path: '/utilisateurs', component: UsersList });

@@ -11,7 +11,7 @@ import { MAX_ROLES } from '../../src/domain/user-edit';
 import { fr } from '../../src/i18n/fr';
 import { computeCoverage, generatePaths, replayPath, transitionId, type MachineModel, type ModelEvent, type TestPath } from '../model/harness';
 import { a1, a2, allRoles, b1, creationWizardModel, sirenA, sirenB, validDetails, wizardInputs, wizardModelMachine } from '../machines/creation-wizard.model';
-import { createdUser, openWizard, type renderWizard } from './creation-wizard-fixtures';
+import { createdInvitation, createdUser, openWizard, type renderWizard } from './creation-wizard-fixtures';
 
 afterEach(cleanup);
 // Role queries skip the visibility computation (getComputedStyle up the tree for every element): several
@@ -552,7 +552,7 @@ describe('the creation wizard (spec §2, §5)', () => {
           senderEmail: 'admin.clinique@portail.test',
         },
       });
-      creation!.answer({ status: 201, body: {} });
+      creation!.answer({ status: 201, body: createdInvitation });
       await waitFor(() => expect(view.router.state.location.pathname).toBe('/utilisateurs'));
       expect(await screen.findByText(t.succeeded.admin)).toBeTruthy();
       expect(view.api.creations).toHaveLength(1);

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
-import { createApiClient } from '../../src/api/client';
 import type { Invitation } from '../../src/api/invitations';
 import { DecisionFlow } from '../../src/features/invitations/invitation-decision-flow';
+import { fakeApi, type AnswerOf } from './support/fake-api';
 
 afterEach(cleanup);
 
@@ -25,26 +25,21 @@ const invitation: Invitation = {
   rejectionReason: null,
 };
 
-function setup(intent: 'approve' | 'reject', answer: (request: Request) => Response) {
-  const requests: { url: string; body: string }[] = [];
-  const fetch = vi.fn(async (input: RequestInfo | URL) => {
-    const request = input as Request;
-    requests.push({ url: request.url, body: await request.clone().text() });
-    return answer(request);
-  });
-  const api = createApiClient({ baseUrl: 'https://portal.test', getToken: () => 't', fetch, sleep: async () => {} });
+/** The decision's answer (approve and reject answer alike: the invitation, or an ErrorBody). */
+type DecisionAnswer = AnswerOf<'post', '/api/v2/invitations/{id}/reject'>;
+
+function setup(intent: 'approve' | 'reject', answer: () => DecisionAnswer) {
+  const server = intent === 'approve' ? fakeApi().on('post', '/api/v2/invitations/{id}/approve', answer) : fakeApi().on('post', '/api/v2/invitations/{id}/reject', answer);
   const onOutcome = vi.fn();
   const onClose = vi.fn();
-  render(<DecisionFlow api={api} queryClient={new QueryClient()} invitation={invitation} intent={intent} mode="list" onOutcome={onOutcome} onClose={onClose} />);
-  return { requests, onOutcome, onClose };
+  render(<DecisionFlow api={server.client()} queryClient={new QueryClient()} invitation={invitation} intent={intent} mode="list" onOutcome={onOutcome} onClose={onClose} />);
+  return { requests: server.calls, onOutcome, onClose };
 }
-
-const json = (status: number, body: unknown, statusText = '') => new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
 
 describe('the rejection dialog (spec §5)', () => {
   it('keeps confirm disabled until the reason has 10 characters after trimming, counting them live', async () => {
     const user = userEvent.setup();
-    const { requests, onOutcome } = setup('reject', () => json(200, { ...invitation, status: 'REJECTED', rejectionReason: 'Dossier incomplet' }));
+    const { requests, onOutcome } = setup('reject', () => ({ status: 200, body: { ...invitation, status: 'REJECTED', rejectionReason: 'Dossier incomplet' } }));
     expect(screen.getByText('Êtes-vous sûr de vouloir rejeter la demande de jeanne.martin@clinique.fr ?')).toBeTruthy();
     const field = screen.getByLabelText(/Motif du rejet/);
     expect(field.getAttribute('placeholder')).toBe('Motif du rejet (minimum 10 caractères)');
@@ -60,15 +55,16 @@ describe('the rejection dialog (spec §5)', () => {
     expect(confirm.hasAttribute('disabled')).toBe(false);
     await user.click(confirm);
     await vi.waitFor(() => expect(onOutcome).toHaveBeenCalled());
-    expect(JSON.parse(requests[0]!.body)).toEqual({ rejectionReason: 'Dossier incomplet' });
+    expect(requests[0]!.body).toEqual({ rejectionReason: 'Dossier incomplet' });
     expect(onOutcome.mock.calls[0]![0]).toMatchObject({ variant: 'success', title: 'La demande d\'administrateur pour "jeanne.martin@clinique.fr" a été rejetée avec le motif: "Dossier incomplet"' });
   });
 
   it("shows the server's validation error on the reason as 'Erreur de validation: …'", async () => {
     const user = userEvent.setup();
-    const { onOutcome } = setup('reject', () =>
-      json(400, { error: 'BadRequest', message: 'Requête invalide', fieldErrors: [{ field: 'body.rejectionReason', message: 'Le motif doit contenir au moins 10 caractères (9/10)' }], requestId: 'r' }),
-    );
+    const { onOutcome } = setup('reject', () => ({
+      status: 400,
+      body: { error: 'BadRequest', message: 'Requête invalide', fieldErrors: [{ field: 'body.rejectionReason', message: 'Le motif doit contenir au moins 10 caractères (9/10)' }], requestId: 'r' },
+    }));
     await user.type(screen.getByLabelText(/Motif du rejet/), 'Motif assez long');
     await user.click(screen.getByRole('button', { name: 'Confirmer' }));
     await vi.waitFor(() => expect(onOutcome).toHaveBeenCalled());
@@ -82,7 +78,7 @@ describe('the rejection dialog (spec §5)', () => {
 describe('the approval confirmation', () => {
   it('asks the spec question and reports an approval refused by the server with its status', async () => {
     const user = userEvent.setup();
-    const { onOutcome, onClose } = setup('approve', () => json(409, { error: 'Conflict', message: 'Cette demande a déjà été traitée.', requestId: 'r' }, 'Conflict'));
+    const { onOutcome, onClose } = setup('approve', () => ({ status: 409, body: { error: 'Conflict', message: 'Cette demande a déjà été traitée.', requestId: 'r' }, statusText: 'Conflict' }));
     expect(screen.getByText('Êtes-vous sûr de vouloir approuver cette demande administrateur ?')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Confirmer' }));
     await vi.waitFor(() => expect(onOutcome).toHaveBeenCalled());
@@ -92,7 +88,7 @@ describe('the approval confirmation', () => {
 
   it('closes without a call when cancelled', async () => {
     const user = userEvent.setup();
-    const { requests, onClose } = setup('approve', () => json(200, invitation));
+    const { requests, onClose } = setup('approve', () => ({ status: 200, body: invitation }));
     await user.click(screen.getByRole('button', { name: 'Annuler' }));
     expect(onClose).toHaveBeenCalled();
     expect(requests).toHaveLength(0);

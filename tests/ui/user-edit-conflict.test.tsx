@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeApi, renderEditPage } from './user-edit-fixtures';
+import { editApi, renderEditPage } from './user-edit-fixtures';
 
 afterEach(cleanup);
 
 describe('a user changed by someone else meanwhile (409 on the version)', () => {
   it('says so and offers to reload, which restarts the form from the current version', async () => {
-    const api = fakeApi();
+    const api = editApi();
     renderEditPage(api);
     const user = userEvent.setup();
     await screen.findByDisplayValue('Gestionnaire RH');
@@ -39,7 +39,7 @@ describe('a user changed by someone else meanwhile (409 on the version)', () => 
   });
 
   it('keeps the changes when the person chooses to go on editing', async () => {
-    const api = fakeApi();
+    const api = editApi();
     renderEditPage(api);
     const user = userEvent.setup();
     await screen.findByDisplayValue('Gestionnaire RH');
@@ -54,7 +54,7 @@ describe('a user changed by someone else meanwhile (409 on the version)', () => 
   });
 
   it('treats a 409 that is not about the version (an email already used) as a failed update', async () => {
-    const api = fakeApi();
+    const api = editApi();
     renderEditPage(api);
     const user = userEvent.setup();
     await screen.findByDisplayValue('Gestionnaire RH');

@@ -1,13 +1,12 @@
-// A small in-memory stand-in of the API for the edit page's component tests (the real server is the
-// browser tests' business), and the page mounted in a router of its own.
-import { vi } from 'vitest';
+// The edit page's scenario on the fake API (the real server is the browser tests' business), and the page
+// mounted in a router of its own.
 import { render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
-import { createApiClient } from '../../src/api/client';
 import type { OrganizationSummary, UserFullDetails } from '../../src/api/user-details';
 import { UserEditFlow } from '../../src/features/user-edit/user-edit-flow';
 import { Toaster } from '../../src/ui/toaster';
+import { fakeApi, type ErrorBody } from './support/fake-api';
 
 export const USER_ID = '6f1d2c3b-0000-4000-8000-000000000001';
 export const EDITOR_ID = '6f1d2c3b-0000-4000-8000-00000000000b';
@@ -70,42 +69,44 @@ export function fullDetails(version: number, jobTitle = 'Gestionnaire RH'): User
   };
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const page = (items: OrganizationSummary[]) => json(200, { items, total: items.length, totalCount: items.length, page: 1, pageSize: 100, totalPages: 1 });
+const NOT_FOUND: ErrorBody = { error: 'NotFound', message: 'Ressource introuvable.', requestId: 'test' };
 
-export interface FakeApi {
+export interface EditScenario {
   /** The user's version on the "server"; bump it to play someone else's change. */
   version: number;
   jobTitle: string;
-  updateStatus: number;
-  updateBody: unknown;
+  /** The answer to the next saves: 200 with the user, or a refusal with updateBody. */
+  updateStatus: 200 | 400 | 409;
+  updateBody: ErrorBody | null;
   updates: { body: Record<string, unknown>; ifMatch: string | null }[];
 }
 
-export function fakeApi(): FakeApi & { fetch: typeof globalThis.fetch } {
-  const state: FakeApi = { version: 3, jobTitle: 'Gestionnaire RH', updateStatus: 200, updateBody: null, updates: [] };
-  const fetch = vi.fn(async (input: RequestInfo | URL) => {
-    const request = input as Request;
-    const url = new URL(request.url);
-    if (url.pathname === `/api/v2/users/${USER_ID}/full-details`) return json(200, fullDetails(state.version, state.jobTitle));
-    if (url.pathname === `/api/v2/users/${USER_ID}/complete` && request.method === 'PUT') {
-      state.updates.push({ body: JSON.parse(await request.text()), ifMatch: request.headers.get('if-match') });
-      return json(state.updateStatus, state.updateBody ?? { user: fullDetails(state.version).user, organizations: [] });
-    }
-    if (url.pathname === '/api/v2/organizations') {
-      const type = url.searchParams.get('type');
-      const parentId = url.searchParams.get('parentId');
-      const search = (url.searchParams.get('search') ?? '').toLowerCase();
-      return page(organizations.filter((o) => o.type === type && (!parentId || o.parentId === parentId) && `${o.code} ${o.name}`.toLowerCase().includes(search)));
-    }
-    return json(404, { error: 'NotFound', message: 'Ressource introuvable.', requestId: 'test' });
-  });
-  return Object.assign(state, { fetch: fetch as unknown as typeof globalThis.fetch });
+/** The fake API holding USER_ID and the organizations above, and recording the saves. */
+export function editApi() {
+  const state: EditScenario = { version: 3, jobTitle: 'Gestionnaire RH', updateStatus: 200, updateBody: null, updates: [] };
+  const server = fakeApi()
+    .on('get', '/api/v2/users/{id}/full-details', ({ params }) =>
+      params.id === USER_ID ? { status: 200, body: fullDetails(state.version, state.jobTitle) } : { status: 404, body: NOT_FOUND },
+    )
+    .on('put', '/api/v2/users/{id}/complete', ({ params, body, headers }) => {
+      if (params.id !== USER_ID) return { status: 404, body: NOT_FOUND };
+      state.updates.push({ body: body as unknown as Record<string, unknown>, ifMatch: headers.get('if-match') });
+      if (state.updateStatus === 200) return { status: 200, body: { user: fullDetails(state.version).user, organizations: [] } };
+      return { status: state.updateStatus, body: state.updateBody ?? NOT_FOUND };
+    })
+    .on('get', '/api/v2/organizations', ({ query }) => {
+      const type = query.get('type');
+      const parentId = query.get('parentId');
+      const search = (query.get('search') ?? '').toLowerCase();
+      const items = organizations.filter((o) => o.type === type && (!parentId || o.parentId === parentId) && `${o.code} ${o.name}`.toLowerCase().includes(search));
+      return { status: 200, body: { items, total: items.length, totalCount: items.length, page: 1, pageSize: 100, totalPages: 1 } };
+    });
+  return Object.assign(state, { fetch: server.fetch, client: server.client });
 }
 
 /** The edit page of USER_ID, in a router of its own with the users list at /utilisateurs. */
-export function renderEditPage(api: ReturnType<typeof fakeApi>, editor = { id: EDITOR_ID, backOffice: true }, canSearchSirens = true) {
-  const client = createApiClient({ baseUrl: 'https://portal.test', getToken: () => 't', fetch: api.fetch, sleep: async () => {} });
+export function renderEditPage(api: ReturnType<typeof editApi>, editor = { id: EDITOR_ID, backOffice: true }, canSearchSirens = true) {
+  const client = api.client();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const root = createRootRoute({ component: Outlet });
   const list = createRoute({ getParentRoute: () => root, path: '/utilisateurs', component: () => <h1>Gestion des utilisateurs</h1> });

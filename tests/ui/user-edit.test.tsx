@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { EDITOR_ID, fakeApi, renderEditPage, USER_ID } from './user-edit-fixtures';
+import { EDITOR_ID, editApi, renderEditPage, USER_ID } from './user-edit-fixtures';
 
 afterEach(cleanup);
 
@@ -17,7 +17,7 @@ const saveButton = () => screen.getByRole('button', { name: 'Enregistrer' });
 const disabled = (element: HTMLElement) => element.hasAttribute('disabled') || element.getAttribute('aria-disabled') === 'true';
 
 async function openLoaded() {
-  const api = fakeApi();
+  const api = editApi();
   const view = renderEditPage(api);
   await screen.findByDisplayValue('Gestionnaire RH');
   return { api, view, user: userEvent.setup() };
@@ -77,7 +77,7 @@ describe('the edit tabs (spec §2, §4)', () => {
   });
 
   it('offers no INTERNAL role to a person who is not back office, even when the API lists one', async () => {
-    const api = fakeApi();
+    const api = editApi();
     renderEditPage(api, { id: EDITOR_ID, backOffice: false });
     await screen.findByDisplayValue('Gestionnaire RH');
     await userEvent.setup().click(tab('Rôles'));
@@ -86,7 +86,7 @@ describe('the edit tabs (spec §2, §4)', () => {
   });
 
   it('without ORG_LIST, offers the SIRENs of the user with no search box', async () => {
-    renderEditPage(fakeApi(), { id: EDITOR_ID, backOffice: false }, false);
+    renderEditPage(editApi(), { id: EDITOR_ID, backOffice: false }, false);
     await screen.findByDisplayValue('Gestionnaire RH');
     await userEvent.setup().click(tab('SIREN'));
     expect(screen.queryByRole('searchbox', { name: 'Rechercher un SIREN' })).toBeNull();
@@ -151,7 +151,7 @@ describe('the save rules (spec §5)', () => {
   });
 
   it('refuses to edit oneself before loading anything', async () => {
-    const api = fakeApi();
+    const api = editApi();
     const { router } = renderEditPage(api, { id: USER_ID, backOffice: true });
     await waitFor(() => expect(router.state.location.pathname).toBe('/utilisateurs'));
     expect(await screen.findByText('Vous ne pouvez pas modifier votre propre profil')).toBeTruthy();

@@ -1,17 +1,17 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
 import { createActor, createMachine } from 'xstate';
-import { createApiClient } from '../../src/api/client';
 import type { UserDetail } from '../../src/api/user-details';
 import { Route as ProfileRoute } from '../../src/routes/user-profile.lazy';
 import { SessionProvider, type SessionActor } from '../../src/session';
+import { fakeApi, type FakeApi } from './support/fake-api';
 
 afterEach(cleanup);
 
 const USER_ID = '6f1d2c3b-0000-4000-8000-000000000002';
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const [O1, O2, O3] = ['00000000-0000-4000-8000-0000000000f1', '00000000-0000-4000-8000-0000000000f2', '00000000-0000-4000-8000-0000000000f3'];
 
 const detail: UserDetail = {
   user: {
@@ -32,16 +32,16 @@ const detail: UserDetail = {
     version: 1,
   },
   organizations: [
-    { id: 'o1', code: '787441799', name: 'Clinique des Tilleuls', type: 'SIREN', parentCode: null, role: { id: 5, code: 'ADMIN_ADHERENT', name: 'Administrateur adhérent ("Admin Adhérent")', type: 'INTERNAL' } },
-    { id: 'o2', code: '46986045600018', name: 'EHPAD Les Glycines - Nantes', type: 'SIRET', parentCode: '469860456', role: { id: 6, code: 'RESSOURCE_HUMAINE', name: 'Ressources humaines', type: 'EXTERNAL' } },
-    { id: 'o2', code: '46986045600018', name: 'EHPAD Les Glycines - Nantes', type: 'SIRET', parentCode: '469860456', role: { id: 10, code: 'COMPTABLE', name: 'Comptable', type: 'EXTERNAL' } },
+    { id: O1, code: '787441799', name: 'Clinique des Tilleuls', type: 'SIREN', parentCode: null, role: { id: 5, code: 'ADMIN_ADHERENT', name: 'Administrateur adhérent ("Admin Adhérent")', type: 'INTERNAL' } },
+    { id: O2, code: '46986045600018', name: 'EHPAD Les Glycines - Nantes', type: 'SIRET', parentCode: '469860456', role: { id: 6, code: 'RESSOURCE_HUMAINE', name: 'Ressources humaines', type: 'EXTERNAL' } },
+    { id: O2, code: '46986045600018', name: 'EHPAD Les Glycines - Nantes', type: 'SIRET', parentCode: '469860456', role: { id: 10, code: 'COMPTABLE', name: 'Comptable', type: 'EXTERNAL' } },
   ],
 };
 
 /** The profile screen in a router of its own, under a layout with the shell's route id. */
-function renderProfile(answer: (url: URL) => Response | Promise<Response>) {
-  const fetch = vi.fn(async (input: RequestInfo | URL) => answer(new URL((input as Request).url)));
-  const api = createApiClient({ baseUrl: 'https://portal.test', getToken: () => 't', fetch, sleep: async () => {} });
+function renderProfile(server: FakeApi) {
+  const { fetch } = server;
+  const api = server.client();
   const root = createRootRoute({ component: Outlet });
   const shell = createRoute({ getParentRoute: () => root, id: 'shell', component: Outlet });
   const list = createRoute({ getParentRoute: () => shell, path: '/utilisateurs', component: () => null });
@@ -67,7 +67,7 @@ describe('the user profile (spec §2 /utilisateurs/{id})', () => {
   it("says 'Chargement du profil utilisateur...', then 'Utilisateur introuvable' and 'Aucune donnée.' for a user not found", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    renderProfile(async () => (await gate, json(404, { error: 'NotFound', message: 'Utilisateur introuvable.', requestId: 'r' })));
+    renderProfile(fakeApi().on('get', '/api/v2/users/{id}', async () => (await gate, { status: 404, body: { error: 'NotFound', message: 'Utilisateur introuvable.', requestId: 'r' } })));
     expect(await screen.findByText('Chargement du profil utilisateur...')).toBeTruthy();
     release();
     expect(await screen.findByRole('heading', { name: 'Utilisateur introuvable' })).toBeTruthy();
@@ -76,11 +76,14 @@ describe('the user profile (spec §2 /utilisateurs/{id})', () => {
   });
 
   it('shows the person, their details, and per SIREN its SIRETs with role badges', async () => {
-    renderProfile((url) => {
-      if (url.pathname === `/api/v2/users/${USER_ID}`) return json(200, detail);
-      if (url.pathname === '/api/v2/organizations/code/469860456') return json(200, { id: 'o3', code: '469860456', name: 'EHPAD Les Glycines', type: 'SIREN', parentCode: null, parentId: null });
-      return json(404, { error: 'NotFound', message: 'x', requestId: 'r' });
-    });
+    renderProfile(
+      fakeApi()
+        .on('get', '/api/v2/users/{id}', ({ params }) => (params.id === USER_ID ? { status: 200, body: detail } : { status: 404, body: { error: 'NotFound', message: 'x', requestId: 'r' } }))
+        .on('get', '/api/v2/organizations/code/{code}', ({ params }) => {
+          if (params.code === '469860456') return { status: 200, body: { id: O3, code: '469860456', name: 'EHPAD Les Glycines', type: 'SIREN', parentCode: null, parentId: null } };
+          return { status: 404, body: { error: 'NotFound', message: 'x', requestId: 'r' } };
+        }),
+    );
     expect(await screen.findByText('Claire Vasseur')).toBeTruthy();
     expect(screen.getByText('claire.vasseur@clinique.fr')).toBeTruthy();
     expect(screen.getByText('Directrice des ressources humaines')).toBeTruthy();

@@ -1,48 +1,49 @@
 import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createApiClient } from '../../src/api/client';
+import type { ApiClient } from '../../src/api/client';
 import type { Organization } from '../../src/api/organizations';
 import { useUsersOrganizationFilters } from '../../src/features/users/use-users-organization-filters';
 import { UsersFilters } from '../../src/ui/users/users-filters';
+import { fakeApi } from './support/fake-api';
 
 afterEach(cleanup);
 
 // 120 SIRENs: a dropdown asks for 100 (spec §9), so the last ones are found by search or fetched by id.
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const code = (n: number) => String(100_000_000 + n);
-const sirens: Organization[] = Array.from({ length: 120 }, (_, i) => ({ id: id(i + 1), code: code(i + 1), name: `Employeur ${i + 1}`, type: 'SIREN', parentCode: null }) as Organization);
+const sirens: Organization[] = Array.from({ length: 120 }, (_, i) => ({ id: id(i + 1), code: code(i + 1), name: `Employeur ${i + 1}`, type: 'SIREN', parentCode: null, parentId: null }));
 const siret = (parent: number, n: number) => ({ id: id(10_000 + parent * 100 + n), code: `${code(parent)}0000${n}`, name: `Employeur ${parent} - site ${n}`, type: 'SIRET', parentCode: code(parent), parentId: id(parent) }) as Organization & { parentId: string };
 const sirets = [siret(1, 1), siret(1, 2), siret(2, 1)];
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-function fakeFetch() {
-  return vi.fn(async (input: RequestInfo | URL) => {
-    const url = new URL((input as Request).url);
-    const one = [...sirens, ...sirets].find((o) => url.pathname === `/api/v2/organizations/${o.id}`);
-    if (one) return json(one);
-    if (url.pathname !== '/api/v2/organizations') return json({ error: 'NotFound', message: 'Ressource introuvable.', requestId: 't' }, 404);
-    const search = (url.searchParams.get('search') ?? '').toLowerCase();
-    const parentId = url.searchParams.get('parentId');
-    const pool = url.searchParams.get('type') === 'SIRET' ? sirets.filter((s) => s.parentId === parentId) : sirens;
-    const items = pool.filter((o) => `${o.code} ${o.name}`.toLowerCase().includes(search)).slice(0, Number(url.searchParams.get('pageSize') ?? 20));
-    return json({ items, total: items.length, totalCount: items.length, page: 1, pageSize: 100, totalPages: 1 });
-  });
+function fakeServer() {
+  return fakeApi()
+    .on('get', '/api/v2/organizations/{id}', ({ params }) => {
+      const one = [...sirens, ...sirets].find((o) => o.id === params.id);
+      return one ? { status: 200, body: one } : { status: 404, body: { error: 'NotFound', message: 'Ressource introuvable.', requestId: 't' } };
+    })
+    .on('get', '/api/v2/organizations', ({ query }) => {
+      const search = (query.get('search') ?? '').toLowerCase();
+      const parentId = query.get('parentId');
+      const pool = query.get('type') === 'SIRET' ? sirets.filter((s) => s.parentId === parentId) : sirens;
+      const items = pool.filter((o) => `${o.code} ${o.name}`.toLowerCase().includes(search)).slice(0, Number(query.get('pageSize') ?? 20));
+      return { status: 200, body: { items, total: items.length, totalCount: items.length, page: 1, pageSize: 100, totalPages: 1 } };
+    });
 }
 
 /** The filters as /utilisateurs wires them, with the URL's SIREN and SIRET held in state. */
-function Screen({ api, initialSiren }: { api: ReturnType<typeof createApiClient>; initialSiren?: string }) {
+function Screen({ api, initialSiren }: { api: ApiClient; initialSiren?: string }) {
   const [chosen, setChosen] = useState<{ siren?: string; siret?: string }>({ siren: initialSiren });
   const orgs = useUsersOrganizationFilters({ api, siren: chosen.siren, siret: chosen.siret, onChange: (changes) => setChosen((prev) => ({ ...prev, ...changes })) });
   return <UsersFilters sirens={orgs.sirenFilter} sirets={orgs.siretFilter} roles={{ options: [], value: '', onChange: () => {} }} search={{ value: '', delayMs: 500, onSearch: () => {} }} />;
 }
 
 function renderScreen(initialSiren?: string) {
-  const fetch = fakeFetch();
-  const api = createApiClient({ baseUrl: 'https://portal.test', getToken: () => 't', fetch: fetch as unknown as typeof globalThis.fetch, sleep: async () => {} });
+  const server = fakeServer();
+  const { fetch } = server;
+  const api = server.client();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
