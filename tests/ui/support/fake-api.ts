@@ -50,16 +50,16 @@ export type Handler<O> = (call: ApiCall<O>) => Answer<O> | Fault | Promise<Answe
 
 const NOT_FOUND: ErrorBody = { error: 'NotFound', message: 'Ressource introuvable.', requestId: 'test' };
 
-const document = loadApiDocument();
+const contract = loadApiDocument();
 /** The contract's routes, literal ones first ('/api/v2/users/me' before '/api/v2/users/{id}'). */
-const templates = Object.keys(document.paths)
+const templates = Object.keys(contract.paths)
   .map((route) => ({ route, pattern: new RegExp(`^${route.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`), params: (route.match(/\{/g) ?? []).length }))
   .sort((a, b) => a.params - b.params);
 
 function routeOf(method: Method, pathname: string): { route: string; params: Record<string, string> } | null {
   for (const t of templates) {
     const match = t.pattern.exec(pathname);
-    if (match && document.paths[t.route]?.[method]) return { route: t.route, params: Object.fromEntries(Object.entries(match.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)])) };
+    if (match && contract.paths[t.route]?.[method]) return { route: t.route, params: Object.fromEntries(Object.entries(match.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)])) };
   }
   return null;
 }
@@ -134,9 +134,4 @@ export function fakeApi(): FakeApi {
     client: () => createApiClient({ baseUrl: 'https://portal.test', getToken: () => 't', fetch, sleep: async () => {} }),
   };
   return api;
-}
-
-/** A page of a list answer (UserList, OrganizationList, InvitationList): its items and the counts the contract asks for. */
-export function pageOf<T>(all: T[], page = 1, pageSize = 10) {
-  return { items: all.slice((page - 1) * pageSize, page * pageSize), total: all.length, totalCount: all.length, page, pageSize, totalPages: Math.ceil(all.length / pageSize) };
 }
