@@ -127,8 +127,17 @@ export default tseslint.config(
   },
   {
     files: ['server/**'],
-    rules: restrict([
-      { group: ['**/src', '**/src/**'], message: 'The server imports nothing of the SPA: the rules both share live in rules/.' },
-    ]),
+    rules: {
+      ...restrict([{ group: ['**/src', '**/src/**'], message: 'The server imports nothing of the SPA: the rules both share live in rules/.' }]),
+      // No module-level mutable state: what a module needs is passed in or built by buildApp, so that two apps
+      // (tests build many in one process) never share it. The server's import arrows: .dependency-cruiser.cjs.
+      'no-restricted-syntax': [
+        'error',
+        ...['Program > VariableDeclaration[kind!="const"]', 'Program > ExportNamedDeclaration > VariableDeclaration[kind!="const"]'].map((selector) => ({
+          selector,
+          message: 'No module-level `let` or `var` in server/: pass the value in, or build it in buildApp (CONTRIBUTING.md).',
+        })),
+      ],
+    },
   },
 );

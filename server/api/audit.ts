@@ -1,10 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { HandlerDeps } from './deps.ts';
-import { actorOf } from '../plugins/actor.ts';
-import { listAuditEntries } from '../features/audit/audit-list.repository.ts';
 import type { AuditAction } from '../db/schema.ts';
+import type { Services } from '../features/services.ts';
+import { actorOf } from '../plugins/actor.ts';
 import { pageAnswer, type PageRequest } from './pages.ts';
-import { requireCanReadAudit } from '../features/audit/audit.policy.ts';
 
 interface AuditQuery extends PageRequest {
   userId?: string;
@@ -12,14 +10,13 @@ interface AuditQuery extends PageRequest {
   action?: AuditAction;
 }
 
-export function auditHandlers({ db }: HandlerDeps) {
+export function auditHandlers({ audit }: Services) {
   return {
     /** GET /api/v2/audit: back office with USER_LIST; newest first. */
-    async listAuditEntries(request: FastifyRequest) {
-      requireCanReadAudit(actorOf(request));
-      const query = request.query as AuditQuery;
+    async listAuditEntries(request: FastifyRequest<{ Querystring: AuditQuery }>) {
+      const query = request.query;
       const page = { page: query.page, pageSize: query.pageSize };
-      const { items, total } = await listAuditEntries(db, { userId: query.userId, organizationId: query.organizationId, action: query.action }, page);
+      const { items, total } = await audit.list(actorOf(request), { userId: query.userId, organizationId: query.organizationId, action: query.action }, page);
       return pageAnswer(items, total, page);
     },
   };

@@ -1,9 +1,11 @@
-/** The API's error answers: `{ error, message, fieldErrors?, requestId }`, messages in French. */
+/**
+ * The API's error answers: `{ error, message, fieldErrors?, requestId }`, messages in French. The product's
+ * refusals (DomainError, server/core/errors.ts) get their status here and nowhere else; ApiError is for
+ * what only HTTP knows (a token missing, a body too large, too many requests).
+ */
+import { DomainError, type DomainErrorKind, type FieldError } from '../core/errors.ts';
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type { FieldError } from '../core/errors.ts';
 
 const CODES: Record<number, string> = {
   400: 'BadRequest',
@@ -30,8 +32,20 @@ export class ApiError extends Error {
 }
 
 export const unauthorized = (message = 'Authentification requise.') => new ApiError(401, message);
-export const forbidden = (message = 'Accès refusé.') => new ApiError(403, message);
-export const notFound = (message = 'Ressource introuvable.') => new ApiError(404, message);
+
+const STATUS_OF: Record<DomainErrorKind, number> = { invalid: 400, unauthenticated: 401, forbidden: 403, notFound: 404, conflict: 409, unavailable: 503 };
+
+/** The HTTP status of a refusal of the product. */
+export function statusOf(error: DomainError): number {
+  return STATUS_OF[error.kind];
+}
+
+/** A refusal of the product or of HTTP as status, message and field errors; null for anything else (a failure). */
+export function answerOf(error: unknown): { statusCode: number; message: string; fieldErrors: FieldError[] | undefined } | null {
+  if (error instanceof DomainError) return { statusCode: statusOf(error), message: error.message, fieldErrors: error.fieldErrors };
+  if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, fieldErrors: error.fieldErrors };
+  return null;
+}
 
 export function errorBody(statusCode: number, message: string, requestId: string, fieldErrors?: FieldError[]) {
   return {

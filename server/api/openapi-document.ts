@@ -11,12 +11,12 @@ export type OpenApiDocument = {
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 export const DOCUMENT_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi/openapi.yaml');
 
-let cached: OpenApiDocument | null = null;
+/** Read when the module loads: a file of the repository, the same for every app of the process. */
+const DOCUMENT = parse(fs.readFileSync(DOCUMENT_PATH, 'utf8')) as OpenApiDocument;
 
-/** The contract, read once: the same document validates requests here and types the SPA. */
+/** The contract: the same document validates requests here and types the SPA. */
 export function loadApiDocument(): OpenApiDocument {
-  cached ??= parse(fs.readFileSync(DOCUMENT_PATH, 'utf8')) as OpenApiDocument;
-  return cached;
+  return DOCUMENT;
 }
 
 export function operationIds(doc: OpenApiDocument): string[] {

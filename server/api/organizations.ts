@@ -1,10 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { HandlerDeps } from './deps.ts';
-import { actorOf } from '../plugins/actor.ts';
-import { findOrganizationByCode, findOrganizationById, listOrganizations } from '../features/organizations/organizations.repository.ts';
 import type { OrganizationType } from '../db/schema.ts';
+import type { Services } from '../features/services.ts';
+import { actorOf } from '../plugins/actor.ts';
 import { pageAnswer, type PageRequest } from './pages.ts';
-import { organizationVisibility, requireCanListOrganizations, requireVisibleOrganization } from '../features/organizations/organizations.policy.ts';
 
 /** Query of listOrganizations, validated and defaulted against the contract. */
 interface ListQuery extends PageRequest {
@@ -14,31 +12,24 @@ interface ListQuery extends PageRequest {
   type?: OrganizationType;
 }
 
-export function organizationsHandlers({ db }: HandlerDeps) {
+export function organizationsHandlers({ organizations }: Services) {
   return {
     /** GET /api/v2/organizations: one page within the caller's visibility; `limit` is pageSize's alias and wins. */
-    async listOrganizations(request: FastifyRequest) {
-      const actor = actorOf(request);
-      requireCanListOrganizations(actor);
-      const query = request.query as ListQuery;
+    async listOrganizations(request: FastifyRequest<{ Querystring: ListQuery }>) {
+      const query = request.query;
       const page = { page: query.page, pageSize: query.limit ?? query.pageSize };
-      const filter = { visibility: organizationVisibility(actor), search: query.search, parentId: query.parentId, type: query.type };
-      const { items, total } = await listOrganizations(db, filter, page);
+      const { items, total } = await organizations.list(actorOf(request), { search: query.search, parentId: query.parentId, type: query.type }, page);
       return pageAnswer(items, total, page);
     },
 
     /** GET /api/v2/organizations/code/{code}: 404 when missing or out of reach alike. */
-    async getOrganizationByCode(request: FastifyRequest) {
-      const actor = actorOf(request);
-      const { code } = request.params as { code: string };
-      return requireVisibleOrganization(await findOrganizationByCode(db, code, organizationVisibility(actor)));
+    async getOrganizationByCode(request: FastifyRequest<{ Params: { code: string } }>) {
+      return organizations.byCode(actorOf(request), request.params.code);
     },
 
     /** GET /api/v2/organizations/{id}: 404 when missing or out of reach alike. */
-    async getOrganization(request: FastifyRequest) {
-      const actor = actorOf(request);
-      const { id } = request.params as { id: string };
-      return requireVisibleOrganization(await findOrganizationById(db, id, organizationVisibility(actor)));
+    async getOrganization(request: FastifyRequest<{ Params: { id: string } }>) {
+      return organizations.byId(actorOf(request), request.params.id);
     },
   };
 }

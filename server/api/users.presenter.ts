@@ -1,26 +1,11 @@
-// The answer shapes of openapi.yaml (User, UserDetail, UserFullDetails) from database records. Pure.
-import type { OrganizationDto } from '../features/organizations/organizations.repository.ts';
-import { toRoleDto, type RoleRecord } from '../features/roles/roles.repository.ts';
+// The answer shapes of openapi.yaml (User, UserDetail, UserFullDetails) from what the users services answer. Pure.
+import { toRoleDto } from '../features/roles/roles.model.ts';
 import type { AssignmentRecord, UserRow } from '../features/users/users-read.repository.ts';
+import type { FullDetails } from '../features/users/users-read.service.ts';
+import { personalFields } from '../features/users/users.model.ts';
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 const byCode = (codes: Iterable<string>) => [...new Set(codes)].sort().map((code) => ({ code }));
-
-/** A user's personal fields under their API names: in UserDetailUser, and what the audit records of a user. */
-export function personalFields(user: UserRow) {
-  return {
-    firstName: user.first_name,
-    lastName: user.last_name,
-    email: user.email,
-    jobTitle: user.job_title,
-    phoneNumber: user.phone_number,
-    mobilePhone: user.mobile_phone,
-    street: user.street,
-    postalCode: user.postal_code,
-    city: user.city,
-    metadata: user.metadata,
-  };
-}
 
 /** The organization of an assignment, and its role (OpenAPI UserOrganization, UserDetailOrganization). */
 const organizationOf = (a: AssignmentRecord) => ({ id: a.organizationId, code: a.organizationCode, name: a.organizationName, type: a.organizationType, parentCode: a.parentCode });
@@ -69,18 +54,8 @@ export function toUserDetail(user: UserRow, assignments: readonly AssignmentReco
   };
 }
 
-export interface FullDetailsInput {
-  user: UserRow;
-  /** The assignments the caller may see. */
-  assignments: readonly AssignmentRecord[];
-  availableRoles: readonly RoleRecord[];
-  availableOrganizations: readonly OrganizationDto[];
-  /** The user's effective permissions: a back-office user's own list, else the union over all their roles. */
-  permissions: Iterable<string>;
-}
-
 /** OpenAPI UserFullDetails. */
-export function toUserFullDetails(input: FullDetailsInput) {
+export function toUserFullDetails(input: FullDetails) {
   return {
     user: toUserDetailUser(input.user),
     assignments: input.assignments.map((a) => ({

@@ -1,4 +1,4 @@
-import { forbidden, notFound } from '../api/errors.ts';
+import { forbidden, notFound } from './errors.ts';
 import type { Actor } from './actor.ts';
 
 /**

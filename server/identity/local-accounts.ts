@@ -55,13 +55,12 @@ export async function findIdentityBySubject(db: Kysely<Database>, subject: strin
   return row ? toAccount(row) : null;
 }
 
-// Hash of a random password, verified against when the account is unknown or has no password,
-// so that those answers take as long as a wrong password.
-let decoyHash: Promise<string> | null = null;
-function decoy(): Promise<string> {
-  decoyHash ??= hashPassword(`decoy-${Math.random()}-${Date.now()}`);
-  return decoyHash;
-}
+/**
+ * Hash of a random password nobody kept, verified against when the account is unknown or has no password,
+ * so that those answers take as long as a wrong password. Made with DEFAULT_SCRYPT_PARAMS (a test checks
+ * that they still match): the same cost as any stored hash.
+ */
+export const DECOY_HASH = 'scrypt$32768$8$1$X704EUw6vNDAPmOsP6Gkng==$LhsJ2nRLHJrgC11vH7fHyFRFGa/ytr6oHk1Nf88ol3g=';
 
 /**
  * The identity when the email and password match an enabled account, else null (unknown email,
@@ -74,7 +73,7 @@ export async function verifyLocalCredentials(
   password: string,
 ): Promise<VerifiedIdentity | null> {
   const row = await findRowByEmail(db, email);
-  const stored = row?.password_hash ?? (await decoy());
+  const stored = row?.password_hash ?? DECOY_HASH;
   const matches = await verifyPassword(password, stored);
   if (!row || row.password_hash === null || !row.enabled || !matches) return null;
   return { subject: row.subject, email: row.email, displayName: row.display_name };

@@ -8,6 +8,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { OutboxMail } from './templates.ts';
 
 export type { OutboxMail } from './templates.ts';
@@ -22,14 +23,6 @@ export interface QueuedMail {
   kind: OutboxMail['kind'];
 }
 
-// Set once by buildApp (app.ts): the server's logger when no SMTP server is configured, else null.
-let queuedLog: MailLog | null = null;
-
-/** Where committed e-mails are announced (null: nowhere). */
-export function logEnqueuedMailTo(log: MailLog | null): void {
-  queuedLog = log;
-}
-
 /** Writes one e-mail to the outbox, in the caller's transaction; answers its outbox id, and adds it to `queued` when given. */
 export async function enqueueMail(trx: Transaction<Database> | Kysely<Database>, mail: OutboxMail, queued?: QueuedMail[]): Promise<number> {
   const row = await trx
@@ -41,9 +34,26 @@ export async function enqueueMail(trx: Transaction<Database> | Kysely<Database>,
   return row.id;
 }
 
-/** After the commit of the transaction that queued them: one log line per e-mail, its outbox id and kind. */
-export function logQueuedMails(queued: readonly QueuedMail[]): void {
+/** After the commit of the transaction that queued them: one log line per e-mail, its outbox id and kind (`log` null: none). */
+export function logQueuedMails(queued: readonly QueuedMail[], log: MailLog | null): void {
   for (const mail of queued) {
-    queuedLog?.info({ outboxId: mail.id, kind: mail.kind }, 'e-mail en file d’attente (pas de SMTP_URL : non envoyé, lisible dans la table outbox)');
+    log?.info({ outboxId: mail.id, kind: mail.kind }, 'e-mail en file d’attente (pas de SMTP_URL : non envoyé, lisible dans la table outbox)');
   }
+}
+
+/** What services send e-mails through: written in the unit of work, announced once it committed. */
+export interface Outbox {
+  enqueue(uow: UnitOfWork, mail: OutboxMail): Promise<number>;
+}
+
+/** `log`: where committed e-mails are announced, the server's log when no SMTP server sends them (null: nowhere). */
+export function createOutbox(log: MailLog | null): Outbox {
+  return {
+    async enqueue(uow, mail) {
+      const queued: QueuedMail[] = [];
+      const id = await enqueueMail(uow.trx, mail, queued);
+      uow.afterCommit({ what: 'announce e-mail', run: () => logQueuedMails(queued, log) });
+      return id;
+    },
+  };
 }

@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { loadActor, type Actor } from '../core/actor.ts';
-import { requireActive } from '../core/policy.ts';
+import type { Actor } from '../core/actor.ts';
 import { unauthorized } from '../api/errors.ts';
+import type { SessionService } from '../features/session/session.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,14 +16,11 @@ const OPEN_TO_INACTIVE = new Set(['/api/v2/users/me']);
  * Loads the calling user once per API request (after the token check, before validation and the
  * handler): 401 when no portal account has the token's subject, 403 for an inactive account.
  */
-export function loadActorForApiRequests(db: Kysely<Database>) {
+export function loadActorForApiRequests(session: SessionService) {
   return async (request: FastifyRequest) => {
     const route = request.routeOptions.url;
     if (!route?.startsWith('/api/') || !request.principal || OPEN_TO_INACTIVE.has(route)) return;
-    const actor = await loadActor(db, request.principal.subject);
-    if (!actor) throw unauthorized('Aucun compte du portail ne correspond à cette identité.');
-    requireActive(actor);
-    request.actor = actor;
+    request.actor = await session.activeActor(request.principal.subject);
   };
 }
 

@@ -1,4 +1,4 @@
-// Fixed material of the demo seed (docs: /work/shared/spec/demo-data.md). seed.ts draws from it.
+// Fixed material of the demo seed (docs/demo-data.md). seed.ts draws from it.
 import type { RoleType } from '../db/schema.ts';
 
 /** Every seeded date is relative to this instant, never to the clock. */

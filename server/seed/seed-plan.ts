@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { makeSiren, makeSiret } from '../../rules/codes.ts';
 import type { InvitationStatus, InvitationType, UserType } from '../db/schema.ts';
-import type { NewUserFields } from '../features/users/users-write.repository.ts';
+import type { NewUserFields } from '../features/users/users.model.ts';
 import {
   CLINIQUE_DES_TILLEULS,
   EHPAD_LES_GLYCINES,

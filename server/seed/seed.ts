@@ -1,4 +1,4 @@
-// Loads the demo data of /work/shared/spec/demo-data.md into an empty database, in one transaction.
+// Loads the demo data of docs/demo-data.md into an empty database, in one transaction.
 import { sql, type Transaction } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
 import { hashPassword } from '../identity/passwords.ts';

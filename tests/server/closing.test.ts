@@ -3,7 +3,7 @@
 // Retry-After, and its connection closed; the request under way finishes normally.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { SERVER_CLOSING_MESSAGE } from '../../server/app.ts';
+import { SERVER_CLOSING_MESSAGE } from '../../server/plugins/closing.ts';
 import { startTestApp } from './support/test-app.ts';
 import { PERSONAS } from './support/users-api.ts';
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnPostgres } from '../support/on-postgres.ts';
 import { importJWK, SignJWT } from 'jose';
 import { loadSigningKeys } from '../../server/dev-idp/signing-keys.ts';
 import { createTestDatabase, type TestDatabase } from './db/test-databases.ts';
@@ -9,10 +10,8 @@ import { startServerProcess, type ServerProcess } from './support/server-process
 
 // Two API nodes on one PostgreSQL, as behind a load balancer: decisions and versioned updates must
 // not both succeed. PGlite is one process's database, so this runs on PostgreSQL only.
-const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-if (!TEST_DATABASE_URL) console.warn('[tests/server/concurrency] TEST_DATABASE_URL is not set: the two-process tests are NOT run.');
 
-describe.runIf(Boolean(TEST_DATABASE_URL))('two server processes on one PostgreSQL', () => {
+describeOnPostgres('two server processes on one PostgreSQL', () => {
   let database: TestDatabase;
   let dataDir: string;
   let nodes: ServerProcess[] = [];

@@ -6,7 +6,7 @@ import { backends } from './db/test-databases.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { freshEmail, invitationsApi, newPersonMetadata, organizationByName } from './support/invitations.ts';
 import { verifyLocalCredentials } from '../../server/identity/local-accounts.ts';
-import { accountSetupUrl, configureAccountSetup, createAccountSetupToken, readAccountSetupToken } from '../../server/dev-idp/account-setup.ts';
+import { configureAccountSetup, createAccountSetupToken, readAccountSetupToken } from '../../server/identity/account-setup-links.ts';
 import { loadSigningKeys } from '../../server/dev-idp/signing-keys.ts';
 
 const PASSWORD = 'Un-mot-de-passe-2026';
@@ -128,9 +128,9 @@ describe('account set-up tokens and links', () => {
   });
 
   it("points to the portal's sign-in page with an external identity provider", () => {
-    configureAccountSetup({ publicOrigin: 'https://habilitations.example.fr', provider: 'b2c', secret: null });
+    let accountSetupUrl = configureAccountSetup({ publicOrigin: 'https://habilitations.example.fr', provider: 'b2c', secret: null });
     expect(accountSetupUrl('any-subject')).toBe('https://habilitations.example.fr/authentication/sign-in');
-    configureAccountSetup({ publicOrigin: 'https://localhost:8443', provider: 'local', secret: 's3cret' });
+    accountSetupUrl = configureAccountSetup({ publicOrigin: 'https://localhost:8443', provider: 'local', secret: 's3cret' });
     const url = new URL(accountSetupUrl('subject-2'));
     expect(url.origin + url.pathname).toBe('https://localhost:8443/oidc/account/setup');
     expect(readAccountSetupToken('s3cret', url.searchParams.get('token')!)).toBe('subject-2');

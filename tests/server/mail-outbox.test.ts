@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './db/test-databases.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { readConfig } from '../../server/config.ts';
-import { enqueueMail, logEnqueuedMailTo, logQueuedMails, type QueuedMail } from '../../server/mail/outbox.ts';
+import { enqueueMail, logQueuedMails, type MailLog, type QueuedMail } from '../../server/mail/outbox.ts';
 import { accountInvitationMail, invitationApprovedMail, invitationRejectedMail, type InvitationMailInput } from '../../server/mail/templates.ts';
 
 const request: InvitationMailInput = {
@@ -46,13 +46,12 @@ describe('the outbox without an SMTP server', () => {
     await migrate(testDb.handle);
   });
   afterAll(async () => {
-    logEnqueuedMailTo(null);
     await testDb?.dispose();
   });
 
   it('keeps the e-mail readable in the table, and logs only its outbox id and kind once the transaction committed', async () => {
     const lines: { details: Record<string, unknown>; message: string }[] = [];
-    logEnqueuedMailTo({ info: (details, message) => lines.push({ details: details as Record<string, unknown>, message }) });
+    const log: MailLog = { info: (details, message) => lines.push({ details: details as Record<string, unknown>, message }) };
     const mail = accountInvitationMail({ email: 'marie.durand@exemple.fr', firstName: 'Marie', lastName: 'Durand', setupUrl: 'https://portail.test/oidc/account/setup?token=secret' });
     const queued: QueuedMail[] = [];
     const id = await testDb.handle.db.transaction().execute(async (trx) => {
@@ -63,7 +62,7 @@ describe('the outbox without an SMTP server', () => {
     const row = await testDb.handle.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ ...mail, status: 'PENDING', attempts: 0, sent_at: null });
     expect(queued).toEqual([{ id, kind: 'account.invitation' }]);
-    logQueuedMails(queued);
+    logQueuedMails(queued, log);
     expect(lines).toEqual([{ details: { outboxId: id, kind: mail.kind }, message: expect.stringContaining('SMTP_URL') }]);
   });
 

@@ -29,7 +29,7 @@ for (const backend of backends) {
       ['/api/v2/users', 'search'],
       ['/api/v2/organizations', 'search'],
       ['/api/v2/invitations', 'search'],
-    ])('refuses a NUL character in the query of %s (400 on query.%s)', async (route, name) => {
+    ] as const)('refuses a NUL character in the query of %s (400 on query.%s)', async (route, name) => {
       await refused({ method: 'GET', route, query: { [name]: 'a\u0000b' } }, `query.${name}`);
     });
 
@@ -63,11 +63,11 @@ for (const backend of backends) {
       await refused({ method: 'POST', route: '/api/v2/invitations/{id}/reject', params: { id: String(pending.body.id) }, payload: { rejectionReason: 'Motif assez long\u0000' } }, 'body.rejectionReason');
     });
 
-    it.each(['/api/v2/users', '/api/v2/organizations', '/api/v2/invitations', '/api/v2/audit'])('refuses page=1e300 on %s (400 on query.page)', async (route) => {
+    it.each(['/api/v2/users', '/api/v2/organizations', '/api/v2/invitations', '/api/v2/audit'] as const)('refuses page=1e300 on %s (400 on query.page)', async (route) => {
       await refused({ method: 'GET', route, query: { page: '1e300' } }, 'query.page', 'Valeur maximale : 1000000');
     });
 
-    it.each(['/api/v2/users', '/api/v2/organizations', '/api/v2/invitations', '/api/v2/audit'])('answers an empty last page at page=1000000 on %s', async (route) => {
+    it.each(['/api/v2/users', '/api/v2/organizations', '/api/v2/invitations', '/api/v2/audit'] as const)('answers an empty last page at page=1000000 on %s', async (route) => {
       const answer = await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route, query: { page: 1_000_000, pageSize: 100 } });
       expect(answer.status).toBe(200);
       expect(answer.body.items ?? answer.body.invitations).toEqual([]);

@@ -7,7 +7,7 @@ import { commitFailureSwitch } from './support/commit-failure.ts';
 import { freshEmail, invitationsApi, newPersonMetadata, organizationByName } from './support/invitations.ts';
 import { completePayload, PERSONAS, startUsersApp, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 import type { TestApp } from './support/test-app.ts';
-import { createAccountSetupToken } from '../../server/dev-idp/account-setup.ts';
+import { createAccountSetupToken } from '../../server/identity/account-setup-links.ts';
 import { loggableUrl } from '../../server/plugins/logging.ts';
 import { DEMO_PASSWORD } from '../../server/seed/seed.ts';
 import { openSignInForm } from './support/sign-in.ts';

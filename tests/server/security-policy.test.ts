@@ -1,7 +1,8 @@
 // The decisions the security review found outside server/policy (item 11), now policy functions: pure,
 // tested on their own, without a database.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../server/api/errors.ts';
+import { statusOf as httpStatusOf } from '../../server/api/errors.ts';
+import { DomainError } from '../../server/core/errors.ts';
 import type { Actor } from '../../server/core/actor.ts';
 import { invitationCreationSeesAccounts, requireInviteeNotBackOffice, requiresInviteeProfile } from '../../server/features/invitations/invitations.policy.ts';
 import { organizationVisibility } from '../../server/features/organizations/organizations.policy.ts';
@@ -22,7 +23,7 @@ const statusOf = (decide: () => void) => {
     decide();
     return 'allowed';
   } catch (error) {
-    return error instanceof ApiError ? error.statusCode : error;
+    return error instanceof DomainError ? httpStatusOf(error) : error;
   }
 };
 

@@ -122,8 +122,8 @@ for (const backend of backends) {
     const sirenUser = () => fixtures(t.database.handle.db).user({ organizationId: orgs.clinique.id, roleCode: 'COMPTABLE' });
     const inheriting = { organizationId: '', roleIds: [] as number[], inheritsToChildren: true };
     const calls = (id: string, inherits: boolean) => [
-      { method: 'PUT' as const, route: '/api/v2/users/{id}/roles/bulk', params: { id }, payload: { assignments: [{ ...inheriting, organizationId: orgs.clinique.id, roleIds: [roles.COMPTABLE!], inheritsToChildren: inherits }] } },
-      { method: 'POST' as const, route: '/api/v2/users/{id}/roles', params: { id }, payload: { organizationId: orgs.clinique.id, roleIds: [roles.GESTIONNAIRE!], inheritsToChildren: inherits } },
+      { method: 'PUT' as const, route: '/api/v2/users/{id}/roles/bulk' as const, params: { id }, payload: { assignments: [{ ...inheriting, organizationId: orgs.clinique.id, roleIds: [roles.COMPTABLE!], inheritsToChildren: inherits }] } },
+      { method: 'POST' as const, route: '/api/v2/users/{id}/roles' as const, params: { id }, payload: { organizationId: orgs.clinique.id, roleIds: [roles.GESTIONNAIRE!], inheritsToChildren: inherits } },
     ];
 
     it('refuses (403) an organization user who does not cover every SIRET of the SIREN, and writes nothing', async () => {

@@ -1,6 +1,6 @@
 // Reading the audit trail (OpenAPI AuditEntry, AuditEntryList); writing is server/features/audit/audit.repository.ts.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { pageOffset, type PageRequest } from '../../api/pages.ts';
+import { pageOffset, type PageRequest } from '../../core/pages.ts';
 import type { AuditAction, Database, JsonValue } from '../../db/schema.ts';
 
 export interface AuditEntryDto {

@@ -1,15 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { AuditAction, Database, JsonValue } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { AuditEntry } from './audit.model.ts';
 
-export interface AuditEntry {
-  actor: { userId: string | null; email: string | null };
-  action: AuditAction;
-  entityType: 'user' | 'invitation';
-  entityId: string | number;
-  organizationId?: string | null;
-  /** { field: { before, after } } of the changed fields, or a description of what changed. */
-  changes: Record<string, JsonValue>;
-}
+export type { AuditEntry } from './audit.model.ts';
 
 /** Writes one audit entry, in the transaction of the change it records. */
 export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, entry: AuditEntry): Promise<void> {
@@ -33,15 +26,4 @@ export async function writeAudits(trx: Transaction<Database> | Kysely<Database>,
       })),
     )
     .execute();
-}
-
-/** The before/after of the fields that differ, for an audit entry. */
-export function changedFields<T extends Record<string, JsonValue | undefined>>(before: T, after: Partial<T>): Record<string, JsonValue> {
-  const changes: Record<string, JsonValue> = {};
-  for (const [field, value] of Object.entries(after)) {
-    if (value === undefined) continue;
-    const old = before[field] ?? null;
-    if (JSON.stringify(old) !== JSON.stringify(value)) changes[field] = { before: old, after: value };
-  }
-  return changes;
 }

@@ -1,5 +1,5 @@
 import type { InvitationType, UserType } from '../../db/schema.ts';
-import { ApiError, forbidden } from '../../api/errors.ts';
+import { conflict, forbidden } from '../../core/errors.ts';
 import { canSeeRole, requireBackOffice, requireOrganizationInScope, requirePermission, type Actor } from '../../core/policy.ts';
 
 /**
@@ -70,5 +70,5 @@ export function requiresInviteeProfile(actor: Actor, invitationType: InvitationT
 
 /** 409 when the invitee's account is a back-office one: organization roles are never given to it. */
 export function requireInviteeNotBackOffice(inviteeType: UserType | null | undefined, email: string): void {
-  if (inviteeType === 'BACKOFFICE') throw new ApiError(409, INVITATION_MESSAGES.backOfficeAccount(email));
+  if (inviteeType === 'BACKOFFICE') throw conflict(INVITATION_MESSAGES.backOfficeAccount(email));
 }

@@ -1,45 +1,9 @@
 // Invitations (OpenAPI Invitation, InvitationList): reads, and the lookups a creation needs.
-// A page costs two statements (total, rows) whatever its size. Decisions are in invitations-decisions.ts.
+// A page costs two statements (total, rows) whatever its size. Decisions are in invitations.service.ts.
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
-import { pageOffset } from '../../api/pages.ts';
+import { pageOffset } from '../../core/pages.ts';
 import { exactTotal, invitationCount, type ListTotals } from '../../db/list-totals.ts';
 import type { Database, InvitationRow, InvitationStatus, InvitationType, OrganizationType, RoleType } from '../../db/schema.ts';
-
-export interface InvitationDto {
-  id: number;
-  inviteeEmail: string;
-  createdAt: string;
-  processedAt: string | null;
-  organizationCode: string;
-  organizationName: string;
-  organizationId: string | null;
-  roleName: string;
-  roleCode: string;
-  status: InvitationStatus;
-  invitationType: InvitationType;
-  senderEmail: string | null;
-  validatorEmail: string | null;
-  rejectionReason: string | null;
-}
-
-export function toInvitationDto(row: InvitationRow): InvitationDto {
-  return {
-    id: row.id,
-    inviteeEmail: row.invitee_email,
-    createdAt: row.created_at.toISOString(),
-    processedAt: row.processed_at ? row.processed_at.toISOString() : null,
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name,
-    organizationId: row.organization_id,
-    roleName: row.role_name,
-    roleCode: row.role_code,
-    status: row.status,
-    invitationType: row.invitation_type,
-    senderEmail: row.sender_email,
-    validatorEmail: row.validator_email,
-    rejectionReason: row.rejection_reason,
-  };
-}
 
 export type InvitationSort = 'id' | 'email' | 'createdAt';
 
@@ -158,4 +122,83 @@ export async function findUserByEmail(db: Kysely<Database>, email: string): Prom
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
     .executeTakeFirst();
   return row ? { id: row.id, userType: row.user_type } : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes, inside the caller's transaction.
+
+export interface NewInvitationRow {
+  inviteeEmail: string;
+  invitationType: InvitationType;
+  organization: OrganizationRef;
+  role: RoleRef;
+  sender: { userId: string; email: string };
+  /** Kept as given (informative; an approval creating an account reads userProfile from it). */
+  metadata: object | null;
+}
+
+export async function insertInvitation(trx: Transaction<Database>, input: NewInvitationRow): Promise<InvitationRow> {
+  return trx
+    .insertInto('invitations')
+    .values({
+      invitee_email: input.inviteeEmail.trim(),
+      organization_id: input.organization.id,
+      organization_code: input.organization.code,
+      organization_name: input.organization.name,
+      role_id: input.role.id,
+      role_code: input.role.code,
+      role_name: input.role.name,
+      invitation_type: input.invitationType,
+      sender_user_id: input.sender.userId,
+      sender_email: input.sender.email,
+      metadata: input.metadata === null ? null : JSON.stringify(input.metadata),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Decides a request still pending: a conditional UPDATE (… WHERE status = 'PENDING'), so that of two deciders,
+ * on one process or several, exactly one wins. Undefined when no pending request has this id.
+ */
+export function decidePending(
+  trx: Transaction<Database>,
+  id: number,
+  decider: { userId: string; email: string },
+  values: { status: 'APPROVED' } | { status: 'REJECTED'; rejection_reason: string },
+) {
+  return trx
+    .updateTable('invitations')
+    .set({
+      ...values,
+      validator_user_id: decider.userId,
+      validator_email: decider.email,
+      // Never before the request (invitations_processed_after_created), whatever the clocks.
+      processed_at: sql<Date>`greatest(now(), created_at)`,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'PENDING')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Whether an invitation of this id exists, whatever its status. */
+export async function invitationExists(trx: Transaction<Database>, id: number): Promise<boolean> {
+  return (await trx.selectFrom('invitations').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** The invitation's organization (by id) and role (by id, else by its code), in one statement; missing ones null. */
+export async function organizationAndRoleOf(trx: Transaction<Database>, row: InvitationRow): Promise<{ organization: OrganizationRef | null; role: Omit<RoleRef, 'type'> | null }> {
+  const { rows } = await sql<{ o_id: string | null; o_code: string; o_name: string; o_type: 'SIREN' | 'SIRET'; r_id: number | null; r_code: string; r_name: string }>`
+    select o.id as o_id, o.code as o_code, o.name as o_name, o.type as o_type, r.id as r_id, r.code as r_code, r.name as r_name
+    from (select 1) as one
+    left join organizations as o on o.id = ${row.organization_id}
+    left join lateral (
+      (select id, code, name from roles where id = ${row.role_id}) union all (select id, code, name from roles where code = ${row.role_code}) limit 1
+    ) as r on true`.execute(trx);
+  const found = rows[0]!;
+  return {
+    organization: found.o_id === null ? null : { id: found.o_id, code: found.o_code, name: found.o_name, type: found.o_type },
+    role: found.r_id === null ? null : { id: found.r_id, code: found.r_code, name: found.r_name },
+  };
 }

@@ -1,5 +1,5 @@
 import type { OrganizationVisibility } from './organizations.repository.ts';
-import { notFound } from '../../api/errors.ts';
+import { notFound } from '../../core/errors.ts';
 import type { Actor } from '../../core/actor.ts';
 import { requirePermission } from '../../core/policy.ts';
 

@@ -1,6 +1,6 @@
 // Organizations (OpenAPI Organization, OrganizationList). A page costs two statements (count, rows) whatever its size.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { pageOffset, type PageRequest } from '../../api/pages.ts';
+import { pageOffset, type PageRequest } from '../../core/pages.ts';
 import type { Database, OrganizationType } from '../../db/schema.ts';
 
 /** Which organizations a query may answer, as server/features/organizations/organizations.policy.ts decides it: all, or exactly these. */
@@ -99,3 +99,24 @@ async function findVisible(db: Kysely<Database>, column: 'id' | 'code', value: s
 export const findOrganizationById = (db: Kysely<Database>, id: string, visibility: OrganizationVisibility) => findVisible(db, 'id', id, visibility);
 
 export const findOrganizationByCode = (db: Kysely<Database>, code: string, visibility: OrganizationVisibility) => findVisible(db, 'code', code, visibility);
+
+/** The organizations of these codes (those that exist), in one statement. */
+export async function findOrganizationsByCodes(db: Kysely<Database>, codes: readonly string[]): Promise<OrganizationDto[]> {
+  if (codes.length === 0) return [];
+  const rows = await db.selectFrom('organizations').select(COLUMNS).where('organizations.code', 'in', [...new Set(codes)]).execute();
+  return rows.map(toOrganizationDto);
+}
+
+/** The organizations of these ids (those that exist), in one statement. */
+export async function findOrganizationsByIds(db: Kysely<Database>, ids: readonly string[]): Promise<OrganizationDto[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('organizations').select(COLUMNS).where('organizations.id', 'in', [...new Set(ids)]).execute();
+  return rows.map(toOrganizationDto);
+}
+
+/** The SIRETs of these SIRENs, as ids with their parent's, in one statement. */
+export async function childrenOf(db: Kysely<Database>, sirenIds: readonly string[]): Promise<{ id: string; parentId: string }[]> {
+  if (sirenIds.length === 0) return [];
+  const rows = await db.selectFrom('organizations').select(['id', 'parent_id']).where('parent_id', 'in', [...sirenIds]).execute();
+  return rows.map((row) => ({ id: row.id, parentId: row.parent_id! }));
+}

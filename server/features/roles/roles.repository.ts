@@ -1,27 +1,10 @@
 // Roles with their permissions: as the users queries read them (RoleRecord) and as the API answers them
 // (OpenAPI Role). Every role in one statement.
 import { sql, type Kysely } from 'kysely';
-import type { Database, RoleType } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import { toRoleDto, type RoleDto, type RoleRecord } from './roles.model.ts';
 
-export interface RoleRecord {
-  id: number;
-  code: string;
-  name: string;
-  type: RoleType;
-  color: string | null;
-  permissions: string[];
-}
-
-export interface RoleDto {
-  id: number;
-  code: string;
-  name: string;
-  /** Same as name: the portal's forms read it under this name (spec §3). */
-  nomRole: string;
-  type: RoleType;
-  metadata: { color: string } | null;
-  permissions: { code: string }[];
-}
+export { toRoleDto, type RoleDto, type RoleRecord } from './roles.model.ts';
 
 /** The sorted permission codes of the role `r` of a query. */
 export const rolePermissions = sql<string[]>`coalesce((select array_agg(rp.permission_code order by rp.permission_code)
@@ -38,20 +21,6 @@ export async function loadRoles(db: Kysely<Database>): Promise<RoleRecord[]> {
   return rows.map((r) => ({ id: r.id, code: r.code, name: r.name, type: r.type, color: r.color, permissions: r.permissions }));
 }
 
-/** OpenAPI Role. */
-export function toRoleDto(role: RoleRecord): RoleDto {
-  return {
-    id: role.id,
-    code: role.code,
-    name: role.name,
-    nomRole: role.name,
-    type: role.type,
-    metadata: role.color ? { color: role.color } : null,
-    permissions: role.permissions.map((code) => ({ code })),
-  };
-}
-
-/** Every role as the API answers it, in the order of the spec's list. */
 export async function listAllRoles(db: Kysely<Database>): Promise<RoleDto[]> {
   return (await loadRoles(db)).map(toRoleDto);
 }

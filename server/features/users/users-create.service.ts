@@ -1,62 +1,64 @@
-// Creating a user (createUser, createUserComplete): one transaction holding the user, their assignments,
+// Creating a user (createUser, createUserComplete): one unit of work holding the user, their assignments,
 // the audit entry and the invitation e-mail; the identity account last, just before commit.
-import type { Kysely, Transaction } from 'kysely';
-import type { IdentityDirectory } from '../../identity/directory.ts';
-import { accountSetupUrl } from '../../dev-idp/account-setup.ts';
-import { enqueueMail, logQueuedMails, type QueuedMail } from '../../mail/outbox.ts';
-import { accountInvitationMail } from '../../mail/templates.ts';
 import type { Actor } from '../../core/actor.ts';
-import { changedFields, writeAudit } from '../audit/audit.repository.ts';
-import type { Database } from '../../db/schema.ts';
-import { requireInheritanceWithinReach, type PlannedAssignment } from './users-plans.ts';
-import { loadAssignments, type VisibleUser } from './users-read.repository.ts';
-import { personalFields } from '../../api/users.presenter.ts';
-import {
-  accountOf,
-  applyAssignments,
-  describeAssignments,
-  diffAssignments,
-  emailInUse,
-  emailTaken,
-  insertUser,
-  mapWriteError,
-  setAuthId,
-  userAuditEntry,
-  type NewUserFields,
-} from './users-write.repository.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
+import { accountInvitationMail } from '../../mail/templates.ts';
+import { changedFields } from '../audit/audit.model.ts';
+import { writeAudit } from '../audit/audit.repository.ts';
+import { plannedAssignments, requireInheritanceWithinReach } from './assignments.service.ts';
+import { loadAssignments } from './users-read.repository.ts';
+import type { SeenUser } from './users-read.service.ts';
+import { applyAssignments, emailInUse, insertUser, setAuthId } from './users-write.repository.ts';
+import { emailTaken, mapWriteError } from './users.errors.ts';
+import { newUserComplete, newUserFromWizard, type CreateUserBody, type CreateUserCompleteBody, type NewUserCommand } from './users.input.ts';
+import { accountOf, describeAssignments, diffAssignments, personalFields, userAuditEntry } from './users.model.ts';
+import { requireCanCreateUsers } from './users.policy.ts';
+import type { ServiceDeps as UsersDeps } from '../services.ts';
 
-/** `plan` answers the assignments (looked up and checked in the transaction); the answer holds all of them. */
-export async function createUser(
-  db: Kysely<Database>,
-  directory: IdentityDirectory,
-  actor: Actor,
-  fields: NewUserFields,
-  plan: (trx: Transaction<Database>) => Promise<PlannedAssignment[]>,
-): Promise<Omit<VisibleUser, 'scope'>> {
-  const made = { subject: null as string | null };
-  const queued: QueuedMail[] = [];
-  try {
-    const created = await db.transaction().execute(async (trx) => {
-      const planned = await plan(trx);
-      await requireInheritanceWithinReach(trx, actor, [...new Set(planned.filter((a) => a.inheritsToChildren).map((a) => a.organizationId))]);
-      if (await emailInUse(trx, fields.email)) throw emailTaken();
-      const inserted = await insertUser(trx, fields);
-      await applyAssignments(trx, inserted.id, diffAssignments([], planned));
-      const assignments = await loadAssignments(trx, [inserted.id]);
-      const changes = changedFields({}, { ...personalFields(inserted), isActive: true, assignments: describeAssignments(assignments) });
-      await writeAudit(trx, { ...userAuditEntry(actor, inserted.id, assignments), action: 'user.create', changes });
-      const account = await directory.createAccount(trx, accountOf(inserted));
-      // Only an account this request created is deleted to undo it; a reused one was nobody's before and stays.
-      if (!account.reused) made.subject = account.subject;
-      const user = await setAuthId(trx, inserted.id, account.subject);
-      await enqueueMail(trx, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl: accountSetupUrl(account.subject) }), queued);
-      return { user, assignments };
-    });
-    logQueuedMails(queued);
-    return created;
-  } catch (error) {
-    // A remote directory cannot roll back with us: undo the account it created (never a reused one).
-    if (made.subject && directory.kind !== 'local') await directory.deleteAccount(db, made.subject).catch(() => undefined);
-    throw mapWriteError(error);
+export function usersCreateService(deps: UsersDeps) {
+  const { db, directory, outbox } = deps;
+
+  /** The answer holds all of the new user's assignments. */
+  async function create(actor: Actor, { fields, roles }: NewUserCommand): Promise<SeenUser> {
+    try {
+      return await inTransaction(
+        db,
+        async (uow) => {
+          const { trx } = uow;
+          const planned = await plannedAssignments(trx, actor, roles, []);
+          await requireInheritanceWithinReach(trx, actor, [...new Set(planned.filter((a) => a.inheritsToChildren).map((a) => a.organizationId))]);
+          if (await emailInUse(trx, fields.email)) throw emailTaken();
+          const inserted = await insertUser(trx, fields);
+          await applyAssignments(trx, inserted.id, diffAssignments([], planned));
+          const assignments = await loadAssignments(trx, [inserted.id]);
+          const changes = changedFields({}, { ...personalFields(inserted), isActive: true, assignments: describeAssignments(assignments) });
+          await writeAudit(trx, { ...userAuditEntry(actor, inserted.id, assignments), action: 'user.create', changes });
+          const account = await directory.createAccount(trx, accountOf(inserted));
+          // A remote directory cannot roll back with us: undo the account it created (never a reused one, which was nobody's before and stays).
+          if (!account.reused && directory.kind !== 'local') uow.onRollback({ what: 'deleteAccount', run: () => directory.deleteAccount(db, account.subject) });
+          const user = await setAuthId(trx, inserted.id, account.subject);
+          const setupUrl = deps.accountSetupUrl(account.subject);
+          await outbox.enqueue(uow, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl }));
+          return { user, assignments };
+        },
+        deps.log,
+      );
+    } catch (error) {
+      throw mapWriteError(error);
+    }
   }
+
+  return {
+    /** createUser: the wizard's body. */
+    async createFromWizard(actor: Actor, body: CreateUserBody): Promise<SeenUser> {
+      requireCanCreateUsers(actor);
+      return create(actor, newUserFromWizard(body));
+    },
+
+    /** createUserComplete. */
+    async createComplete(actor: Actor, body: CreateUserCompleteBody): Promise<SeenUser> {
+      requireCanCreateUsers(actor);
+      return create(actor, newUserComplete(body));
+    },
+  };
 }

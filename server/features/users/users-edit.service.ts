@@ -1,33 +1,20 @@
-// Changing an existing user (the updates, roles, deactivate, reactivate, permanent delete), and the edit
-// page's view of one. Each change is one transaction on the user's locked row; the identity provider last.
-import type { Kysely, Transaction } from 'kysely';
-import type { IdentityDirectory } from '../../identity/directory.ts';
+// Changing an existing user (the updates, roles, deactivate, reactivate, permanent delete). Each change is
+// one unit of work on the user's locked row; the identity provider last, put back if the commit fails.
+import type { Transaction } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
-import { assignableRoles, fullDetailsView, replaceableAssignment, requireCanChangeAccount, requireCanChangeUser } from './users.policy.ts';
-import { changedFields, writeAudit } from '../audit/audit.repository.ts';
-import { loadRoles } from '../roles/roles.repository.ts';
 import type { Database } from '../../db/schema.ts';
-import { checkRoleCount } from './users.input.ts';
-import { inheritanceGiven, requireInheritanceWithinReach, type PlannedAssignment } from './users-plans.ts';
-import { loadAssignments, loadOrganizationsForEdit, ownPermissions, visibleUser, type AssignmentRecord, type VisibleUser } from './users-read.repository.ts';
-import { personalFields, toUserFullDetails } from '../../api/users.presenter.ts';
-import {
-  accountOf,
-  applyAssignments,
-  deleteUserRows,
-  describeAssignments,
-  diffAssignments,
-  emailInUse,
-  emailTaken,
-  isEmptyDiff,
-  mapWriteError,
-  staleVersion,
-  updateUserRow,
-  userAuditEntry,
-  type NewUserFields,
-} from './users-write.repository.ts';
-
-const asPlanned = (a: AssignmentRecord): PlannedAssignment => ({ organizationId: a.organizationId, roleId: a.roleId, inheritsToChildren: a.inheritsToChildren });
+import { inTransaction } from '../../db/unit-of-work.ts';
+import { changedFields } from '../audit/audit.model.ts';
+import { writeAudit } from '../audit/audit.repository.ts';
+import { plannedAssignments, requireInheritanceWithinReach } from './assignments.service.ts';
+import { loadAssignments } from './users-read.repository.ts';
+import { visibleUser, type VisibleUser } from './users-read.service.ts';
+import { applyAssignments, deleteUserRows, emailInUse, updateUserRow } from './users-write.repository.ts';
+import { emailTaken, mapWriteError, staleVersion } from './users.errors.ts';
+import { checkRoleCount, type UserChange } from './users.input.ts';
+import { accountOf, asPlanned, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, userAuditEntry, type PlannedAssignment } from './users.model.ts';
+import { replaceableAssignment, requireCanChangeAccount, requireCanChangeUser, requireCanChangeUsers, requireCanHardDeleteUsers } from './users.policy.ts';
+import type { ServiceDeps as UsersDeps } from '../services.ts';
 
 /** The target of a change, locked for the transaction, after the visibility and target rules. */
 async function changeableUser(trx: Transaction<Database>, actor: Actor, id: string): Promise<VisibleUser> {
@@ -36,154 +23,152 @@ async function changeableUser(trx: Transaction<Database>, actor: Actor, id: stri
   return target;
 }
 
-export interface Edit {
-  fields: Partial<NewUserFields> & { metadata?: string | null };
-  isActive?: boolean;
-  /** The new assignments of those the actor may replace; undefined: roles untouched. */
-  assignments?: (trx: Transaction<Database>, current: PlannedAssignment[]) => Promise<PlannedAssignment[]>;
-  rolesField?: string;
-  /** The version the caller read (body `version` or If-Match): 409 when the user changed since. */
-  expectedVersion?: number;
-}
+export function usersEditService(deps: UsersDeps) {
+  const { db, directory } = deps;
+  const remote = directory.kind !== 'local';
 
-/** Where failures of the identity provider that leave no error to answer are written (the request's logger). */
-export interface DirectoryLog {
-  error(details: object, message: string): void;
-}
-
-/** Every edit of an existing user: version bumped once, one audit entry per kind of change. */
-export async function editUser(db: Kysely<Database>, directory: IdentityDirectory, actor: Actor, id: string, change: Edit, log?: DirectoryLog): Promise<VisibleUser> {
-  // What the identity provider changed, to put back if the commit fails (a remote one does not roll back with us).
-  const undo: { what: string; run: () => Promise<void> }[] = [];
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const { scope, user, assignments } = await changeableUser(trx, actor, id);
-      if (change.expectedVersion !== undefined && user.version !== change.expectedVersion) throw staleVersion();
-      const replaceable = assignments.filter((a) => replaceableAssignment(actor, a));
-      let desired: PlannedAssignment[] | null = null;
-      if (change.assignments) {
-        const kept = assignments.filter((a) => !replaceableAssignment(actor, a)).map(asPlanned);
-        desired = await change.assignments(trx, replaceable.map(asPlanned));
-        checkRoleCount(new Set([...kept, ...desired].map((a) => a.roleId)).size, change.rolesField ?? 'body');
-      }
-      const email = change.fields.email;
-      if (email && email.toLowerCase() !== user.email.toLowerCase() && (await emailInUse(trx, email, id))) throw emailTaken();
-
-      const fieldChanges = changedFields(personalFields(user), change.fields);
-      const activeChanged = change.isActive !== undefined && change.isActive !== user.is_active;
-      const diff = desired === null ? null : diffAssignments(replaceable, desired);
-      const rolesChanged = diff !== null && !isEmptyDiff(diff);
-      if (Object.keys(fieldChanges).length === 0 && !activeChanged && !rolesChanged) return { user, scope, assignments };
-      // What is the person's across employers only when all of their assignments are within reach; roles within it always.
-      if (Object.keys(fieldChanges).length > 0 || activeChanged) requireCanChangeAccount(actor, assignments);
-      if (diff) await requireInheritanceWithinReach(trx, actor, inheritanceGiven(diff, replaceable));
-
-      // The user's row first, conditioned on the version read: a concurrent change makes it touch no row.
-      const f = change.fields;
-      const columns = {
-        first_name: f.firstName,
-        last_name: f.lastName,
-        email: f.email,
-        job_title: f.jobTitle,
-        phone_number: f.phoneNumber,
-        mobile_phone: f.mobilePhone,
-        street: f.street,
-        postal_code: f.postalCode,
-        city: f.city,
-        metadata: f.metadata,
-        is_active: change.isActive,
-      };
-      const updated = await updateUserRow(trx, id, columns, change.expectedVersion);
-      if (!updated) throw staleVersion();
-      if (rolesChanged) await applyAssignments(trx, id, diff);
-      const entry = userAuditEntry(actor, id, assignments);
-      if (Object.keys(fieldChanges).length) await writeAudit(trx, { ...entry, action: 'user.update', changes: fieldChanges });
-      const after = rolesChanged ? await loadAssignments(trx, [id]) : assignments;
-      if (rolesChanged) {
-        await writeAudit(trx, { ...entry, action: 'user.roles', changes: { assignments: { before: describeAssignments(assignments), after: describeAssignments(after) } } });
-      }
-      if (activeChanged) {
-        await writeAudit(trx, { ...entry, action: updated.is_active ? 'user.reactivate' : 'user.deactivate', changes: { isActive: { before: user.is_active, after: updated.is_active } } });
-      }
-
-      // The identity provider last, just before commit: the sign-in e-mail, name and status follow the user's.
-      const subject = updated.auth_id;
-      if (subject && ['email', 'firstName', 'lastName'].some((field) => field in fieldChanges)) {
-        await directory.updateAccount(trx, subject, accountOf(updated));
-        undo.push({ what: 'updateAccount', run: () => directory.updateAccount(db, subject, accountOf(user)) });
-      }
-      if (subject && activeChanged && updated.is_active) {
-        await directory.enableAccount(trx, subject);
-        undo.push({ what: 'disableAccount', run: () => directory.disableAccount(db, subject) });
-      } else if (subject && activeChanged) {
-        await directory.disableAccount(trx, subject);
-        undo.push({ what: 'enableAccount', run: () => directory.enableAccount(db, subject) });
-      }
-      return { user: updated, scope, assignments: after };
-    });
-  } catch (error) {
-    // A remote directory cannot roll back with us: put back what it changed, last change first.
-    if (directory.kind !== 'local') {
-      for (const step of undo.reverse()) {
-        await step.run().catch((undoError: unknown) => log?.error({ err: undoError, userId: id, undo: step.what }, "le compte de connexion n'a pas pu être remis dans son état précédent"));
-      }
-    }
-    throw mapWriteError(error);
-  }
-}
-
-/**
- * Removes the user, their assignments and their identity account; audited with what they were. The
- * account is disabled in the transaction (enabled again if the commit fails and the user was active) and
- * deleted once the commit succeeded: a failure then is logged and leaves a disabled account, never a
- * deleted account with a live user.
- */
-export async function deleteUserPermanently(db: Kysely<Database>, directory: IdentityDirectory, actor: Actor, id: string, log: DirectoryLog, expectedVersion?: number): Promise<void> {
-  const account = { subject: null as string | null, wasActive: false };
-  try {
-    await db.transaction().execute(async (trx) => {
-      const { user, assignments } = await changeableUser(trx, actor, id);
-      if (expectedVersion !== undefined && user.version !== expectedVersion) throw staleVersion();
-      requireCanChangeAccount(actor, assignments);
-      await deleteUserRows(trx, user.id);
-      await writeAudit(trx, {
-        ...userAuditEntry(actor, user.id, assignments),
-        action: 'user.delete',
-        changes: {
-          ...Object.fromEntries(Object.entries(personalFields(user)).map(([field, before]) => [field, { before, after: null }])),
-          assignments: { before: describeAssignments(assignments), after: [] },
-        },
-      });
-      if (user.auth_id) {
-        await directory.disableAccount(trx, user.auth_id);
-        account.subject = user.auth_id;
-        account.wasActive = user.is_active;
-      }
-    });
-  } catch (error) {
-    const subject = account.subject;
-    if (subject && account.wasActive && directory.kind !== 'local') {
-      await directory.enableAccount(db, subject).catch((undoError: unknown) => log.error({ err: undoError, userId: id }, "le compte de connexion n'a pas pu être réactivé après l'échec de la suppression"));
-    }
-    throw mapWriteError(error);
-  }
-  if (account.subject) {
+  /** Every edit of an existing user: version bumped once, one audit entry per kind of change. */
+  async function edit(actor: Actor, id: string, change: UserChange): Promise<VisibleUser> {
     try {
-      await directory.deleteAccount(db, account.subject);
+      return await inTransaction(
+        db,
+        async (uow) => {
+          const { trx } = uow;
+          const { scope, user, assignments } = await changeableUser(trx, actor, id);
+          if (change.expectedVersion !== undefined && user.version !== change.expectedVersion) throw staleVersion();
+          const replaceable = assignments.filter((a) => replaceableAssignment(actor, a));
+          let desired: PlannedAssignment[] | null = null;
+          if (change.roles) {
+            const kept = assignments.filter((a) => !replaceableAssignment(actor, a)).map(asPlanned);
+            desired = await plannedAssignments(trx, actor, change.roles, replaceable.map(asPlanned));
+            checkRoleCount(new Set([...kept, ...desired].map((a) => a.roleId)).size, change.rolesField ?? 'body');
+          }
+          const email = change.fields.email;
+          if (email && email.toLowerCase() !== user.email.toLowerCase() && (await emailInUse(trx, email, id))) throw emailTaken();
+
+          const fieldChanges = changedFields(personalFields(user), change.fields);
+          const activeChanged = change.isActive !== undefined && change.isActive !== user.is_active;
+          const diff = desired === null ? null : diffAssignments(replaceable, desired);
+          const rolesChanged = diff !== null && !isEmptyDiff(diff);
+          if (Object.keys(fieldChanges).length === 0 && !activeChanged && !rolesChanged) return { user, scope, assignments };
+          // What is the person's across employers only when all of their assignments are within reach; roles within it always.
+          if (Object.keys(fieldChanges).length > 0 || activeChanged) requireCanChangeAccount(actor, assignments);
+          if (diff) await requireInheritanceWithinReach(trx, actor, inheritanceGiven(diff, replaceable));
+
+          // The user's row first, conditioned on the version read: a concurrent change makes it touch no row.
+          const f = change.fields;
+          const columns = {
+            first_name: f.firstName,
+            last_name: f.lastName,
+            email: f.email,
+            job_title: f.jobTitle,
+            phone_number: f.phoneNumber,
+            mobile_phone: f.mobilePhone,
+            street: f.street,
+            postal_code: f.postalCode,
+            city: f.city,
+            metadata: f.metadata,
+            is_active: change.isActive,
+          };
+          const updated = await updateUserRow(trx, id, columns, change.expectedVersion);
+          if (!updated) throw staleVersion();
+          if (rolesChanged) await applyAssignments(trx, id, diff);
+          const entry = userAuditEntry(actor, id, assignments);
+          if (Object.keys(fieldChanges).length) await writeAudit(trx, { ...entry, action: 'user.update', changes: fieldChanges });
+          const after = rolesChanged ? await loadAssignments(trx, [id]) : assignments;
+          if (rolesChanged) {
+            await writeAudit(trx, { ...entry, action: 'user.roles', changes: { assignments: { before: describeAssignments(assignments), after: describeAssignments(after) } } });
+          }
+          if (activeChanged) {
+            await writeAudit(trx, { ...entry, action: updated.is_active ? 'user.reactivate' : 'user.deactivate', changes: { isActive: { before: user.is_active, after: updated.is_active } } });
+          }
+
+          // The identity provider last, just before commit: the sign-in e-mail, name and status follow the user's.
+          // A remote directory cannot roll back with us: what it changed is put back if the commit fails.
+          const subject = updated.auth_id;
+          const undoFailure = { message: "le compte de connexion n'a pas pu être remis dans son état précédent", details: { userId: id } };
+          if (subject && ['email', 'firstName', 'lastName'].some((field) => field in fieldChanges)) {
+            await directory.updateAccount(trx, subject, accountOf(updated));
+            if (remote) uow.onRollback({ what: 'updateAccount', run: () => directory.updateAccount(db, subject, accountOf(user)), failure: undoFailure });
+          }
+          if (subject && activeChanged && updated.is_active) {
+            await directory.enableAccount(trx, subject);
+            if (remote) uow.onRollback({ what: 'disableAccount', run: () => directory.disableAccount(db, subject), failure: undoFailure });
+          } else if (subject && activeChanged) {
+            await directory.disableAccount(trx, subject);
+            if (remote) uow.onRollback({ what: 'enableAccount', run: () => directory.enableAccount(db, subject), failure: undoFailure });
+          }
+          return { user: updated, scope, assignments: after };
+        },
+        deps.log,
+      );
     } catch (error) {
-      log.error({ err: error, userId: id }, 'utilisateur supprimé ; son compte de connexion, désactivé, reste à supprimer');
+      throw mapWriteError(error);
     }
   }
-}
 
-/** The edit page's view of a user (OpenAPI UserFullDetails), as fullDetailsView (policy) decides it. */
-export async function fullDetails(db: Kysely<Database>, actor: Actor, { scope, user, assignments }: VisibleUser) {
-  const view = fullDetailsView(actor, scope, { id: user.id, userType: user.user_type }, assignments);
-  return toUserFullDetails({
-    user,
-    assignments: view.assignments,
-    availableRoles: assignableRoles(actor, await loadRoles(db)),
-    availableOrganizations: await loadOrganizationsForEdit(db, view.offeredOrganizations),
-    permissions: view.permissions === 'own' ? await ownPermissions(db, user.id) : view.permissions,
-  });
+  return {
+    /**
+     * Every change of an existing user, once the actor may change users and the body read (`change`, from
+     * users.input.ts); against the version the body or If-Match (`ifMatch`) names.
+     */
+    async change(actor: Actor, id: string, read: () => UserChange, ifMatch?: number): Promise<VisibleUser> {
+      requireCanChangeUsers(actor);
+      const change = read();
+      return edit(actor, id, { ...change, expectedVersion: change.expectedVersion ?? ifMatch });
+    },
+
+    async setActive(actor: Actor, id: string, isActive: boolean, ifMatch?: number): Promise<VisibleUser> {
+      requireCanChangeUsers(actor);
+      return edit(actor, id, { fields: {}, isActive, expectedVersion: ifMatch });
+    },
+
+    /**
+     * Removes the user, their assignments and their identity account; audited with what they were. The
+     * account is disabled in the transaction (enabled again if the commit fails and the user was active) and
+     * deleted once the commit succeeded: a failure then is logged and leaves a disabled account, never a
+     * deleted account with a live user.
+     */
+    async deletePermanently(actor: Actor, id: string, expectedVersion?: number): Promise<void> {
+      requireCanHardDeleteUsers(actor);
+      try {
+        await inTransaction(
+          db,
+          async (uow) => {
+            const { trx } = uow;
+            const { user, assignments } = await changeableUser(trx, actor, id);
+            if (expectedVersion !== undefined && user.version !== expectedVersion) throw staleVersion();
+            requireCanChangeAccount(actor, assignments);
+            await deleteUserRows(trx, user.id);
+            await writeAudit(trx, {
+              ...userAuditEntry(actor, user.id, assignments),
+              action: 'user.delete',
+              changes: {
+                ...Object.fromEntries(Object.entries(personalFields(user)).map(([field, before]) => [field, { before, after: null }])),
+                assignments: { before: describeAssignments(assignments), after: [] },
+              },
+            });
+            const subject = user.auth_id;
+            if (!subject) return;
+            await directory.disableAccount(trx, subject);
+            if (remote && user.is_active) {
+              uow.onRollback({
+                what: 'enableAccount',
+                run: () => directory.enableAccount(db, subject),
+                failure: { message: "le compte de connexion n'a pas pu être réactivé après l'échec de la suppression", details: { userId: id } },
+              });
+            }
+            uow.afterCommit({
+              what: 'deleteAccount',
+              run: () => directory.deleteAccount(db, subject),
+              failure: { message: 'utilisateur supprimé ; son compte de connexion, désactivé, reste à supprimer', details: { userId: id } },
+            });
+          },
+          deps.log,
+        );
+      } catch (error) {
+        throw mapWriteError(error);
+      }
+    },
+  };
 }

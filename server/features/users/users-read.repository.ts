@@ -1,11 +1,11 @@
 // Reading users: the list (a bounded number of statements whatever the page size), one user, their assignments.
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type ExpressionWrapper, type InferResult, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { pageOffset } from '../../api/pages.ts';
-import type { Actor } from '../../core/actor.ts';
-import { requireUserVisible, userScope, type UserScope } from './users.policy.ts';
+import { pageOffset } from '../../core/pages.ts';
+import { canonicalRoleCode, type UserScope } from './users.model.ts';
 import { toOrganizationDto, type OrganizationDto } from '../organizations/organizations.repository.ts';
 import { rolePermissions } from '../roles/roles.repository.ts';
 import { PREPARE_ANYWAY } from '../../db/database.ts';
+import { sqlCompiler } from '../../db/compiler.ts';
 import { exactTotal, userCount, type ListTotals } from '../../db/list-totals.ts';
 import type { Database, OrganizationType, RoleType, UserRow } from '../../db/schema.ts';
 
@@ -35,29 +35,9 @@ export interface AssignmentRecord {
   rolePermissions: string[];
 }
 
-/** ORG_ADMIN is accepted as an alias of ADMIN_ADHERENT (spec §3, demo data). */
-export function canonicalRoleCode(code: string): string {
-  return code === 'ORG_ADMIN' ? 'ADMIN_ADHERENT' : code;
-}
-
 export async function findUser(db: Kysely<Database>, id: string, options: { forUpdate?: boolean } = {}): Promise<UserRow | undefined> {
   const query = db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id);
   return options.forUpdate ? query.forUpdate().executeTakeFirst() : query.executeTakeFirst();
-}
-
-/** A user the actor may see, with all their assignments and the actor's reach. */
-export interface VisibleUser {
-  scope: UserScope | null;
-  user: UserRow;
-  assignments: AssignmentRecord[];
-}
-
-/** The user, or 404 as for a missing one when out of the actor's reach; `forUpdate` locks the row for the caller's transaction. */
-export async function visibleUser(db: Kysely<Database>, actor: Actor, id: string, options: { forUpdate?: boolean } = {}): Promise<VisibleUser> {
-  const scope = userScope(actor);
-  const found = await findUser(db, id, options);
-  const assignments = found ? await loadAssignments(db, [id]) : [];
-  return { scope, user: requireUserVisible(actor, scope, found, assignments), assignments };
 }
 
 /**
@@ -66,8 +46,7 @@ export async function visibleUser(db: Kysely<Database>, actor: Actor, id: string
  */
 export async function loadAssignments(db: Kysely<Database>, userIds: readonly string[]): Promise<AssignmentRecord[]> {
   if (userIds.length === 0) return [];
-  assignmentsQuery ??= assignmentsOf(db, []).compile();
-  const { rows } = await db.executeQuery<AssignmentRow>({ ...assignmentsQuery, parameters: [[...userIds]] });
+  const { rows } = await db.executeQuery<AssignmentRow>({ ...ASSIGNMENTS_QUERY, parameters: [[...userIds]] });
   return rows.map((row) => ({
     id: row.id,
     userId: row.user_id,
@@ -113,7 +92,7 @@ function assignmentsOf(db: Kysely<Database>, userIds: string[]) {
 }
 
 type AssignmentRow = InferResult<ReturnType<typeof assignmentsOf>>[number];
-let assignmentsQuery: CompiledQuery<AssignmentRow> | null = null;
+const ASSIGNMENTS_QUERY: CompiledQuery<AssignmentRow> = assignmentsOf(sqlCompiler, []).compile();
 
 export async function ownPermissions(db: Kysely<Database>, userId: string): Promise<string[]> {
   const rows = await db.selectFrom('user_permissions').select('permission_code').where('user_id', '=', userId).execute();

@@ -1,33 +1,7 @@
 // Writing users: always inside the caller's transaction (one per request), never committing on its own.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { ApiError } from '../../api/errors.ts';
-import type { AuditEntry } from '../audit/audit.repository.ts';
-import { IdentityDirectoryError, IdentityTakenError } from '../../identity/directory.ts';
 import type { Database, UserRow, UserUpdate } from '../../db/schema.ts';
-import type { PlannedAssignment } from './users-plans.ts';
-import type { AssignmentRecord } from './users-read.repository.ts';
-
-export const WRITE_MESSAGES = {
-  emailTaken: 'Cette adresse email est déjà utilisée par un autre utilisateur.',
-  staleVersion: "Cet utilisateur a été modifié par quelqu'un d'autre entre-temps. Rechargez la page.",
-  directoryUnavailable: "Le service d'identité est momentanément indisponible. Réessayez dans quelques instants.",
-  identityTaken: "Le compte de connexion de cette adresse email appartient déjà à un autre utilisateur.",
-} as const;
-
-export const staleVersion = () => new ApiError(409, WRITE_MESSAGES.staleVersion);
-export const emailTaken = () => new ApiError(409, WRITE_MESSAGES.emailTaken);
-
-export interface NewUserFields {
-  firstName: string;
-  lastName: string;
-  email: string;
-  jobTitle: string | null;
-  phoneNumber: string | null;
-  mobilePhone: string | null;
-  street: string | null;
-  postalCode: string | null;
-  city: string | null;
-}
+import type { AssignmentDiff, NewUserFields } from './users.model.ts';
 
 /** Case-insensitive, as the unique index users_email_lower_key. */
 export async function emailInUse(trx: Kysely<Database>, email: string, exceptUserId?: string): Promise<boolean> {
@@ -75,38 +49,6 @@ export async function updateUserRow(trx: Transaction<Database>, userId: string, 
   return query.returningAll().executeTakeFirst();
 }
 
-const assignmentKey = (a: { organizationId: string; roleId: number }) => `${a.organizationId}|${a.roleId}`;
-
-export interface AssignmentDiff {
-  removed: string[];
-  added: PlannedAssignment[];
-  /** Assignment ids whose inheritsToChildren changes, with the new value. */
-  flipped: { id: string; inherits: boolean }[];
-}
-
-export const isEmptyDiff = (diff: AssignmentDiff) => diff.removed.length + diff.added.length + diff.flipped.length === 0;
-
-/**
- * What makes `current` (the assignments concerned) become `desired`: those no longer wanted go, the new
- * ones come, inheritsToChildren changes where it differs. Unchanged ones keep their id and date. Pure.
- */
-export function diffAssignments(current: readonly AssignmentRecord[], desired: readonly PlannedAssignment[]): AssignmentDiff {
-  const wanted = new Map<string, PlannedAssignment>();
-  for (const a of desired) {
-    const previous = wanted.get(assignmentKey(a));
-    wanted.set(assignmentKey(a), { ...a, inheritsToChildren: a.inheritsToChildren || (previous?.inheritsToChildren ?? false) });
-  }
-  const existing = new Map(current.map((a) => [assignmentKey(a), a]));
-  return {
-    removed: current.filter((a) => !wanted.has(assignmentKey(a))).map((a) => a.id),
-    added: [...wanted.values()].filter((a) => !existing.has(assignmentKey(a))),
-    flipped: [...wanted.values()].flatMap((a) => {
-      const before = existing.get(assignmentKey(a));
-      return before && before.inheritsToChildren !== a.inheritsToChildren ? [{ id: before.id, inherits: a.inheritsToChildren }] : [];
-    }),
-  };
-}
-
 /** Writes a diff of diffAssignments: at most four statements whatever its size. */
 export async function applyAssignments(trx: Transaction<Database>, userId: string, diff: AssignmentDiff): Promise<void> {
   if (diff.removed.length) await trx.deleteFrom('role_assignments').where('user_id', '=', userId).where('id', 'in', diff.removed).execute();
@@ -129,41 +71,56 @@ export async function deleteUserRows(trx: Transaction<Database>, userId: string)
   await trx.deleteFrom('users').where('id', '=', userId).execute();
 }
 
-// ---------------------------------------------------------------------------------------------
-// A user as the audit and the identity provider see them.
-
-/** The identity account of a user: their e-mail, and their names as the provider displays them. */
-export function accountOf(user: Pick<UserRow, 'email' | 'first_name' | 'last_name'>): { email: string; displayName: string } {
-  return { email: user.email, displayName: `${user.first_name} ${user.last_name}` };
+/** The portal account of an e-mail (case-insensitive), locked for the caller's transaction. */
+export async function lockUserByEmail(trx: Transaction<Database>, email: string) {
+  return trx
+    .selectFrom('users')
+    .select(['id', 'user_type', 'first_name', 'last_name'])
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .forUpdate()
+    .executeTakeFirst();
 }
 
-/** What every audit entry about this user holds: the actor, the user, and the organization of their first assignment. */
-export function userAuditEntry(actor: AuditEntry['actor'], userId: string, assignments: readonly AssignmentRecord[]) {
-  return { actor, entityType: 'user' as const, entityId: userId, organizationId: assignments[0]?.organizationId ?? null };
+export interface Grant {
+  userId: string;
+  organizationId: string;
+  roleId: number;
+  inheritsToChildren: boolean;
 }
 
-/** Assignments as sorted text, e.g. '12345678900012 COMPTABLE' (a '+' marks inheritsToChildren). */
-export function describeAssignments(assignments: readonly AssignmentRecord[]): string[] {
-  return assignments.map((a) => `${a.organizationCode} ${a.roleCode}${a.inheritsToChildren ? ' +' : ''}`).sort();
-}
+/** Gives a role; giving what is held already changes nothing but may widen it to the SIRETs. */
+const granted = (qc: Kysely<Database>, g: Grant) =>
+  qc
+    .insertInto('role_assignments')
+    .values({ user_id: g.userId, organization_id: g.organizationId, role_id: g.roleId, inherits_to_children: g.inheritsToChildren })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'organization_id', 'role_id']).doUpdateSet({
+        inherits_to_children: sql<boolean>`role_assignments.inherits_to_children or excluded.inherits_to_children`,
+      }),
+    );
 
-// ---------------------------------------------------------------------------------------------
-// Errors of a write.
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const e = error as { code?: string; constraint?: string; message?: string } | null;
-  return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
+/** Gives a role to a user just created. */
+export async function grantRole(trx: Transaction<Database>, grant: Grant): Promise<void> {
+  await granted(trx, grant).execute();
 }
 
 /**
- * A concurrent creation with the same email (unique index) answers 409, as does an identity-provider
- * account already linked to another user or signing in with that email; an unreachable identity provider 503.
+ * Gives a role to an existing user, bumps their version, and answers how many distinct roles they then hold,
+ * in one statement (it does not see its own insert: the roles held before, and the one it returns).
  */
-export function mapWriteError(error: unknown): unknown {
-  if (isUniqueViolation(error, 'users_email_lower_key')) return emailTaken();
-  if (isUniqueViolation(error, 'users_auth_id_key') || isUniqueViolation(error, 'identity_accounts_email_lower_key') || error instanceof IdentityTakenError) {
-    return new ApiError(409, WRITE_MESSAGES.identityTaken);
-  }
-  if (error instanceof IdentityDirectoryError) return new ApiError(503, WRITE_MESSAGES.directoryUnavailable);
-  return error;
+export async function grantRoleCounting(trx: Transaction<Database>, grant: Grant): Promise<number> {
+  const held = await trx
+    .with('given', (qc) => granted(qc as unknown as Kysely<Database>, grant).returning('role_id'))
+    .with('bumped', (qc) => qc.updateTable('users').set({ version: sql<number>`version + 1`, updated_at: sql<Date>`now()` }).where('id', '=', grant.userId).returning('id'))
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('role_assignments')
+        .select('role_assignments.role_id')
+        .where('role_assignments.user_id', '=', grant.userId)
+        .unionAll(eb.selectFrom('given').select('given.role_id'))
+        .as('held'),
+    )
+    .select((eb) => eb.fn.count<number>('held.role_id').distinct().as('roles'))
+    .executeTakeFirstOrThrow();
+  return Number(held.roles);
 }

@@ -1,15 +1,14 @@
 // Request bodies of the users operations turned into checked values: the §5 field rules (shared zod
-// schemas, French messages), organizations and roles found in the database (users-plans.ts places them).
+// schemas, French messages), and the organizations and roles a body names matched against those found
+// (assignments.service.ts looks them up and places them). Pure: no database, no HTTP.
 import { z } from 'zod';
-import type { Kysely } from 'kysely';
 import { emailSchema, fieldErrorsOf, personalDetailsSchema, personNameSchema, type PersonalDetails } from '../../../rules/validation.ts';
-import { ApiError, type FieldError } from '../../api/errors.ts';
-import { nulCharacterErrors } from '../../plugins/input-guard.ts';
-import { toOrganizationDto, type OrganizationDto } from '../organizations/organizations.repository.ts';
-import { loadRoles, type RoleRecord } from '../roles/roles.repository.ts';
-import type { Database } from '../../db/schema.ts';
-import { canonicalRoleCode, type UserSort } from './users-read.repository.ts';
-import type { NewUserFields } from './users-write.repository.ts';
+import { invalid, type FieldError } from '../../core/errors.ts';
+import { nulCharacterErrors } from '../../core/text.ts';
+import type { OrganizationDto } from '../organizations/organizations.repository.ts';
+import type { RoleRecord } from '../roles/roles.repository.ts';
+import type { UserSort } from './users-read.repository.ts';
+import { canonicalRoleCode, type NewUserFields, type PlannedAssignment } from './users.model.ts';
 
 export const INPUT_MESSAGES = {
   atLeastOneSiret: 'At least one organization (SIRET) must be selected to create a user',
@@ -26,16 +25,10 @@ export const INPUT_MESSAGES = {
 
 export const MAX_ROLES_PER_USER = 5;
 
-/** 400 with the field errors; the message is the field's own when there is one. */
-export function badRequest(fieldErrors: FieldError[]): ApiError {
-  const message = fieldErrors.length === 1 ? fieldErrors[0]!.message : `Requête invalide : ${fieldErrors.map((f) => f.field).join(', ')}.`;
-  return new ApiError(400, message, fieldErrors);
-}
-
 function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, rename: Record<string, string> = {}): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw badRequest(fieldErrorsOf(result.error).map((f) => ({ field: `body.${rename[f.field] ?? f.field}`, message: f.message })));
+  throw invalid(fieldErrorsOf(result.error).map((f) => ({ field: `body.${rename[f.field] ?? f.field}`, message: f.message })));
 }
 
 /** A new user's fields: the wizard's personal details (step 1 rules), with the body's own field names in the errors. */
@@ -76,7 +69,7 @@ export function checkEditedUser(input: EditableDetails): NewUserFields {
 
 /** 400 naming the field when a list the operation needs is empty. */
 export function checkNotEmpty(list: readonly unknown[], field: string, message: string): void {
-  if (list.length === 0) throw badRequest([{ field, message }]);
+  if (list.length === 0) throw invalid([{ field, message }]);
 }
 
 const METADATA_FIELDS = { jobTitle: 100, phoneNumber: 30, mobilePhone: 30, street: 200, postalCode: 5, city: 100 } as const;
@@ -92,11 +85,11 @@ export function checkMetadata(metadata: string | null): { text: string | null; d
   try {
     parsed = JSON.parse(metadata);
   } catch {
-    throw badRequest([{ field: 'body.metadata', message: INPUT_MESSAGES.metadataNotJson }]);
+    throw invalid([{ field: 'body.metadata', message: INPUT_MESSAGES.metadataNotJson }]);
   }
   // The text itself holds no U+0000 nor unpaired surrogate (input-guard.ts), but its JSON may write one as an escape.
   const errors: FieldError[] = nulCharacterErrors(parsed, 'body.metadata');
-  if (errors.length) throw badRequest(errors);
+  if (errors.length) throw invalid(errors);
   const details: Partial<Record<MetadataField, string | null>> = {};
   if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
     for (const [field, max] of Object.entries(METADATA_FIELDS) as [MetadataField, number][]) {
@@ -108,18 +101,48 @@ export function checkMetadata(metadata: string | null): { text: string | null; d
       else details[field] = cleaned;
     }
   }
-  if (errors.length) throw badRequest(errors);
+  if (errors.length) throw invalid(errors);
   return { text: metadata, details };
 }
 
 /** Spec §5 / §9: 1 to 5 distinct roles per user. */
 export function checkRoleCount(distinctRoles: number, field: string): void {
-  if (distinctRoles < 1) throw badRequest([{ field, message: INPUT_MESSAGES.atLeastOneRole }]);
-  if (distinctRoles > MAX_ROLES_PER_USER) throw badRequest([{ field, message: INPUT_MESSAGES.tooManyRoles }]);
+  if (distinctRoles < 1) throw invalid([{ field, message: INPUT_MESSAGES.atLeastOneRole }]);
+  if (distinctRoles > MAX_ROLES_PER_USER) throw invalid([{ field, message: INPUT_MESSAGES.tooManyRoles }]);
+}
+
+/**
+ * Spec §5, direct creation (and the complete update, by the same rule): at least one SIRET; every SIREN
+ * given has at least one of its SIRETs; EXTERNAL roles go on every SIRET; INTERNAL roles go on the SIRENs
+ * (inherited by their SIRETs), the SIREN of the first SIRET being added when none is given.
+ */
+export function placeRolesByType(
+  organizations: readonly OrganizationDto[],
+  roles: readonly RoleRecord[],
+  field: string,
+  mode: 'create' | 'update',
+): PlannedAssignment[] {
+  const sirets = organizations.filter((o) => o.type === 'SIRET');
+  const sirens = organizations.filter((o) => o.type === 'SIREN');
+  const first = sirets[0];
+  if (!first) {
+    const message = mode === 'create' ? INPUT_MESSAGES.atLeastOneSiret : sirens.length ? INPUT_MESSAGES.siretPerSiren : INPUT_MESSAGES.atLeastOneSiren;
+    throw invalid([{ field, message }]);
+  }
+  if (sirens.some((siren) => !sirets.some((siret) => siret.parentId === siren.id))) {
+    throw invalid([{ field, message: INPUT_MESSAGES.siretPerSiren }]);
+  }
+  const internal = roles.filter((r) => r.type === 'INTERNAL');
+  const external = roles.filter((r) => r.type === 'EXTERNAL');
+  const sirenIds = sirens.length ? sirens.map((s) => s.id) : internal.length && first.parentId ? [first.parentId] : [];
+  return [
+    ...sirenIds.flatMap((organizationId) => internal.map((role) => ({ organizationId, roleId: role.id, inheritsToChildren: true }))),
+    ...sirets.flatMap((siret) => external.map((role) => ({ organizationId: siret.id, roleId: role.id, inheritsToChildren: false }))),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lookups: one statement each; an unknown entry (or one the caller may not use) is a field error.
+// What a body names, matched against what was found: an unknown entry (or one the caller may not use) is a field error.
 
 export interface Lookup<T> {
   found: T[];
@@ -127,14 +150,13 @@ export interface Lookup<T> {
 }
 
 /** Organizations by code, in the order given (duplicates dropped); `fieldOf(index)` names each entry's field. `usable` false counts as unknown. */
-export async function organizationsByCode(
-  db: Kysely<Database>,
+export function matchOrganizationCodes(
+  rows: readonly OrganizationDto[],
   codes: readonly string[],
   fieldOf: (index: number) => string,
   usable: (organization: OrganizationDto) => boolean,
-): Promise<Lookup<OrganizationDto>> {
-  const rows = codes.length ? await db.selectFrom('organizations').selectAll().where('code', 'in', [...new Set(codes)]).execute() : [];
-  const byCode = new Map(rows.map((row) => [row.code, toOrganizationDto(row)]));
+): Lookup<OrganizationDto> {
+  const byCode = new Map(rows.map((row) => [row.code, row]));
   const found = new Map<string, OrganizationDto>();
   const errors: FieldError[] = [];
   codes.forEach((code, index) => {
@@ -145,15 +167,14 @@ export async function organizationsByCode(
   return { found: [...found.values()], errors };
 }
 
-/** Organizations by id; `fieldOf(index)` names each entry's field. */
-export async function organizationsById(
-  db: Kysely<Database>,
+/** Organizations by id, one entry per id given; `fieldOf(index)` names each entry's field. */
+export function matchOrganizationIds(
+  rows: readonly OrganizationDto[],
   ids: readonly string[],
   fieldOf: (index: number) => string,
   usable: (organization: OrganizationDto) => boolean,
-): Promise<Lookup<OrganizationDto | undefined>> {
-  const rows = ids.length ? await db.selectFrom('organizations').selectAll().where('id', 'in', [...new Set(ids)]).execute() : [];
-  const byId = new Map(rows.map((row) => [row.id, toOrganizationDto(row)]));
+): Lookup<OrganizationDto | undefined> {
+  const byId = new Map(rows.map((row) => [row.id, row]));
   const errors: FieldError[] = [];
   const found = ids.map((id, index) => {
     const organization = byId.get(id);
@@ -165,8 +186,7 @@ export async function organizationsById(
 }
 
 /** Roles by code (ORG_ADMIN read as ADMIN_ADHERENT) or by id, duplicates dropped. */
-export async function rolesByReference(db: Kysely<Database>, references: readonly (string | number)[], fieldOf: (index: number) => string): Promise<Lookup<RoleRecord>> {
-  const roles = await loadRoles(db);
+export function matchRoles(roles: readonly RoleRecord[], references: readonly (string | number)[], fieldOf: (index: number) => string): Lookup<RoleRecord> {
   const found = new Map<number, RoleRecord>();
   const errors: FieldError[] = [];
   references.forEach((reference, index) => {
@@ -179,7 +199,106 @@ export async function rolesByReference(db: Kysely<Database>, references: readonl
 
 export function throwIfErrors(...lookups: { errors: FieldError[] }[]): void {
   const errors = lookups.flatMap((l) => l.errors);
-  if (errors.length) throw badRequest(errors);
+  if (errors.length) throw invalid(errors);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands: what each users operation asks for, read from its body.
+
+/** The organizations and roles of a creation or a complete update: roles placed by type on the organizations. */
+export interface CodesAndRoles {
+  kind: 'byCodes';
+  codes: readonly string[];
+  codesField: string;
+  /** Role codes (createUser) or ids. */
+  roles: readonly (string | number)[];
+  rolesField: string;
+  mode: 'create' | 'update';
+}
+
+/** Roles of explicit entries, each on an organization by id or by code (fullUpdateUser, replaceUserRoles). */
+export interface ExplicitAssignments {
+  kind: 'explicit';
+  entries: readonly RoleAssignmentInput[];
+  field: string;
+}
+
+/** Roles added in one organization to those the user holds (assignUserRoles). */
+export interface AddedInOrganization {
+  kind: 'addedIn';
+  organizationId: string;
+  roleIds: readonly number[];
+  inheritsToChildren: boolean | undefined;
+}
+
+export type RolesChange = CodesAndRoles | ExplicitAssignments | AddedInOrganization;
+
+export interface NewUserCommand {
+  fields: NewUserFields;
+  roles: CodesAndRoles;
+}
+
+/** createUser (the wizard's body, French field names). */
+export function newUserFromWizard(b: CreateUserBody): NewUserCommand {
+  const personal = { firstName: b.prenom, lastName: b.nom, email: b.email, jobTitle: b.jobTitle, phoneNumber: b.phoneNumber, mobilePhone: b.mobilePhone };
+  const fields = checkNewUser({ ...personal, street: b.street, postalCode: b.postalCode, city: b.city }, { firstName: 'prenom', lastName: 'nom' });
+  checkNotEmpty(b.sirets, 'body.sirets', INPUT_MESSAGES.atLeastOneSiret);
+  checkRoleCount(new Set(b.roles.map(canonicalRoleCode)).size, 'body.roles');
+  return { fields, roles: { kind: 'byCodes', codes: b.sirets, codesField: 'body.sirets', roles: b.roles, rolesField: 'body.roles', mode: 'create' } };
+}
+
+/** createUserComplete. */
+export function newUserComplete(b: CreateUserCompleteBody): NewUserCommand {
+  const personal = { firstName: b.firstName, lastName: b.lastName, email: b.email, jobTitle: b.jobTitle, phoneNumber: b.phoneNumber, mobilePhone: b.mobilePhone };
+  const fields = checkNewUser({ ...personal, street: b.street, postalCode: b.postalCode, city: b.city });
+  checkNotEmpty(b.organizationCodes, 'body.organizationCodes', INPUT_MESSAGES.atLeastOneSiret);
+  checkRoleCount(new Set(b.roleIds).size, 'body.roleIds');
+  return { fields, roles: { kind: 'byCodes', codes: b.organizationCodes, codesField: 'body.organizationCodes', roles: b.roleIds, rolesField: 'body.roleIds', mode: 'create' } };
+}
+
+/** A change of an existing user: fields, activation, roles (undefined: untouched), against the version read. */
+export interface UserChange {
+  fields: Partial<NewUserFields> & { metadata?: string | null };
+  isActive?: boolean;
+  roles?: RolesChange;
+  /** The field the role count's error names. */
+  rolesField?: string;
+  /** The version the caller read (body `version` or If-Match): 409 when the user changed since. */
+  expectedVersion?: number;
+}
+
+/** updateUser: names, e-mail and metadata (whose detail fields apply to the user's columns). */
+export function identityChange(b: UpdateUserBody): UserChange {
+  const identity = checkIdentity(b);
+  const metadata = checkMetadata(b.metadata);
+  return { fields: { ...metadata.details, ...identity, metadata: metadata.text } };
+}
+
+/** fullUpdateUser: the edit page's fields, activation and explicit assignments (at least one). */
+export function fullUpdateChange(b: FullUpdateUserBody): UserChange {
+  const fields = checkEditedUser(b);
+  checkNotEmpty(b.roleAssignments, 'body.roleAssignments', INPUT_MESSAGES.atLeastOneRole);
+  return { fields, isActive: b.isActive, roles: { kind: 'explicit', entries: b.roleAssignments, field: 'body.roleAssignments' }, rolesField: 'body.roleAssignments', expectedVersion: b.version };
+}
+
+/** updateUserComplete: the edit page's fields and roles placed by type on organization codes (at least one role). */
+export function completeUpdateChange(b: UpdateUserCompleteBody): UserChange {
+  const fields = checkEditedUser(b);
+  checkNotEmpty(b.roleIds, 'body.roleIds', INPUT_MESSAGES.atLeastOneRole);
+  const roles: CodesAndRoles = { kind: 'byCodes', codes: b.organizationCodes, codesField: 'body.organizationCodes', roles: b.roleIds, rolesField: 'body.roleIds', mode: 'update' };
+  return { fields, roles, rolesField: 'body.roleIds', expectedVersion: b.version };
+}
+
+/** assignUserRoles: at least one role, added in one organization. */
+export function addRolesChange(b: AssignUserRolesBody): UserChange {
+  checkNotEmpty(b.roleIds, 'body.roleIds', INPUT_MESSAGES.atLeastOneRole);
+  return { fields: {}, roles: { kind: 'addedIn', organizationId: b.organizationId, roleIds: b.roleIds, inheritsToChildren: b.inheritsToChildren }, rolesField: 'body.roleIds' };
+}
+
+/** replaceUserRoles: at least one entry. */
+export function replaceRolesChange(b: ReplaceUserRolesBody): UserChange {
+  checkNotEmpty(b.assignments, 'body.assignments', INPUT_MESSAGES.atLeastOneRole);
+  return { fields: {}, roles: { kind: 'explicit', entries: b.assignments, field: 'body.assignments' }, rolesField: 'body.assignments' };
 }
 
 // ---------------------------------------------------------------------------------------------

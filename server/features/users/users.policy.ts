@@ -1,5 +1,6 @@
-import { ApiError, forbidden, notFound } from '../../api/errors.ts';
+import { forbidden, notFound } from '../../core/errors.ts';
 import type { Actor } from '../../core/actor.ts';
+import type { UserScope } from './users.model.ts';
 import { canSeeRole, coversOrganization, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from '../../core/policy.ts';
 
 /**
@@ -23,14 +24,7 @@ export const USER_NOT_FOUND = 'Utilisateur introuvable.';
 export const INTERNAL_ROLE_REFUSED = 'Vous ne pouvez pas attribuer un rôle interne.';
 export const INHERITANCE_REFUSED = 'Vous ne pouvez pas étendre un rôle à tous les établissements de ce SIREN.';
 
-/**
- * What an organization user reaches, for user decisions: the organizations of `actor.scope`, and the
- * parent SIRENs of those (a role held there with inheritsToChildren covers the scope too). Null: global.
- */
-export interface UserScope {
-  organizationIds: ReadonlySet<string>;
-  parentIds: ReadonlySet<string>;
-}
+export type { UserScope } from './users.model.ts';
 
 export interface ScopedAssignment {
   organizationId: string;
@@ -117,7 +111,7 @@ export function canAssignInOrganization(actor: Actor, organizationId: string): b
 
 /** Organization users never assign INTERNAL roles: 403. */
 export function requireCanAssignRoles(actor: Actor, roles: readonly { code: string; type: 'INTERNAL' | 'EXTERNAL' }[]): void {
-  if (roles.some((role) => !canSeeRole(actor, role, 'assign'))) throw new ApiError(403, INTERNAL_ROLE_REFUSED);
+  if (roles.some((role) => !canSeeRole(actor, role, 'assign'))) throw forbidden(INTERNAL_ROLE_REFUSED);
 }
 
 /** The roles the actor may offer when editing a user: organization users never see INTERNAL roles. */

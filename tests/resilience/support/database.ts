@@ -1,27 +1,10 @@
 // A PostgreSQL database of its own for a resilience test, next to TEST_DATABASE_URL's (`<name>_<suffix>`),
 // dropped afterwards. These tests run the server as production does, on PostgreSQL only.
 import pg from 'pg';
-import { describe, it } from 'vitest';
 import { databaseName, withDatabase } from '../../../bench/names.ts';
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-
-/**
- * The suite when TEST_DATABASE_URL is set. Without it the reason is printed and the suite is skipped, except in
- * CI (CI=true, as .ci/run sets it), where a missing database fails the run instead of passing it untested.
- */
-export function describeOnPostgres(title: string, body: () => void): void {
-  if (TEST_DATABASE_URL) {
-    describe(title, body);
-    return;
-  }
-  console.warn(`[tests/resilience] TEST_DATABASE_URL is not set: '${title}' is NOT run.`);
-  describe(title, () => {
-    it.runIf(process.env.CI === 'true')('has TEST_DATABASE_URL in CI', () => {
-      throw new Error('TEST_DATABASE_URL is required in CI: these tests run the server on PostgreSQL');
-    });
-  });
-}
+export { describeOnPostgres, TEST_DATABASE_URL } from '../../support/on-postgres.ts';
+import { TEST_DATABASE_URL } from '../../support/on-postgres.ts';
 
 export interface OwnDatabase {
   name: string;

@@ -4,12 +4,11 @@
 import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnPostgres } from '../../support/on-postgres.ts';
 import { openDatabase, type DatabaseHandle, type PostgresTimeouts } from '../../../server/db/database.ts';
 import { isDatabaseUnavailable } from '../../../server/plugins/database-errors.ts';
 import { createTestDatabase, type TestDatabase } from './test-databases.ts';
 
-const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-if (!TEST_DATABASE_URL) console.warn('[tests/server/db/connection-loss] TEST_DATABASE_URL is not set: the lost-session tests are NOT run.');
 
 const failureOf = (work: Promise<unknown>) =>
   work.then(
@@ -31,7 +30,7 @@ describe('opening a PostgreSQL handle on a server that never answers', () => {
   });
 });
 
-describe.runIf(Boolean(TEST_DATABASE_URL))('a PostgreSQL handle losing its session or waiting too long', () => {
+describeOnPostgres('a PostgreSQL handle losing its session or waiting too long', () => {
   let database: TestDatabase;
   const opened: DatabaseHandle[] = [];
   const open = async (poolMax: number, timeouts: Partial<PostgresTimeouts> = {}) => {

@@ -1,6 +1,6 @@
 import type { Kysely, KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCurrentUserBySubject } from '../../../server/features/users/current-user.repository.ts';
+import { loadCurrentUserBySubject } from '../../../server/features/session/current-user.repository.ts';
 import { migrate } from '../../../server/db/migrate.ts';
 import type { Database } from '../../../server/db/schema.ts';
 import { seedDemoData } from '../../../server/seed/seed.ts';

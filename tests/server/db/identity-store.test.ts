@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SCRYPT_PARAMS } from '../../../server/identity/passwords.ts';
 import {
   createIdentityAccount,
+  DECOY_HASH,
   findIdentityByEmail,
   findIdentityBySubject,
   setIdentityPassword,
@@ -11,6 +13,13 @@ import { migrate } from '../../../server/db/migrate.ts';
 import type { Database } from '../../../server/db/schema.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '../../../server/seed/seed.ts';
 import { backends, createTestDatabase, type TestDatabase } from './test-databases.ts';
+
+describe('the decoy hash of unknown accounts', () => {
+  it('costs what a stored hash costs: made with the default scrypt parameters', () => {
+    const { N, r, p } = DEFAULT_SCRYPT_PARAMS;
+    expect(DECOY_HASH.split('$').slice(0, 4)).toEqual(['scrypt', String(N), String(r), String(p)]);
+  });
+});
 
 describe.each(backends)('local identity store on $name', (backend) => {
   let testDb: TestDatabase;

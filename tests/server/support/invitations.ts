@@ -1,33 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
-import { expectMatchesContract } from './contract.ts';
+import { callApi, type ApiAnswer, type ApiRoute } from './api.ts';
 import { countRows } from './fixtures.ts';
 import type { TestApp } from './test-app.ts';
 
-export interface Answer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-}
+export type Answer = ApiAnswer;
 
 /** The invitation operations as a demo account (or without a token); every answer is checked against the contract. */
 export function invitationsApi(t: TestApp) {
-  async function call(email: string | null, method: 'GET' | 'POST', url: string, route: string, payload?: object): Promise<Answer> {
-    const headers: Record<string, string> = email ? { authorization: `Bearer ${await t.tokenFor(email)}` } : {};
-    const answer = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    const body = answer.body ? answer.json() : undefined;
-    expectMatchesContract(method, route, answer.statusCode, body);
-    if (answer.statusCode >= 400) expect(body.requestId).toBe(answer.headers['x-request-id']);
-    return { status: answer.statusCode, body };
-  }
+  const call = (as: string | null, method: 'GET' | 'POST', route: ApiRoute, params: { id?: number | string }, query = '', payload?: object) =>
+    callApi(t, { as, method, route, params: params as Record<string, string | number>, query, payload });
   return {
-    list: (email: string | null, query = '') => call(email, 'GET', `/api/v2/invitations${query ? `?${query}` : ''}`, '/api/v2/invitations'),
-    get: (email: string | null, id: number | string) => call(email, 'GET', `/api/v2/invitations/${id}`, '/api/v2/invitations/{id}'),
-    create: (email: string | null, payload: object, query = '') =>
-      call(email, 'POST', `/api/v2/invitations${query ? `?${query}` : ''}`, '/api/v2/invitations', payload),
-    approve: (email: string | null, id: number | string) => call(email, 'POST', `/api/v2/invitations/${id}/approve`, '/api/v2/invitations/{id}/approve'),
-    reject: (email: string | null, id: number | string, rejectionReason: string) =>
-      call(email, 'POST', `/api/v2/invitations/${id}/reject`, '/api/v2/invitations/{id}/reject', { rejectionReason }),
+    list: (email: string | null, query = '') => call(email, 'GET', '/api/v2/invitations', {}, query),
+    get: (email: string | null, id: number | string) => call(email, 'GET', '/api/v2/invitations/{id}', { id }),
+    create: (email: string | null, payload: object, query = '') => call(email, 'POST', '/api/v2/invitations', {}, query, payload),
+    approve: (email: string | null, id: number | string) => call(email, 'POST', '/api/v2/invitations/{id}/approve', { id }),
+    reject: (email: string | null, id: number | string, rejectionReason: string) => call(email, 'POST', '/api/v2/invitations/{id}/reject', { id }, '', { rejectionReason }),
   };
 }
 

@@ -1,12 +1,10 @@
 import { expectMatchesContract } from './contract.ts';
+import { send } from './api.ts';
 import type { TestApp } from './test-app.ts';
 
 /** A GET as the demo account with this email (or without a token), its body parsed when it is JSON. */
 export async function getAs(t: TestApp, email: string | null, url: string) {
-  const headers = email ? { authorization: `Bearer ${await t.tokenFor(email)}` } : undefined;
-  const answer = await t.app.inject({ method: 'GET', url, ...(headers ? { headers } : {}) });
-  const isJson = String(answer.headers['content-type'] ?? '').includes('json');
-  return { status: answer.statusCode, body: isJson ? answer.json() : answer.body, headers: answer.headers };
+  return send(t, email, { method: 'GET', url });
 }
 
 /** getAs, the answer checked against what the contract documents for GET `route` and its status. */

@@ -5,13 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import { importJWK, SignJWT, generateKeyPair, type JWTPayload } from 'jose';
 import { buildApp } from '../../../server/app.ts';
 import { readConfig } from '../../../server/config.ts';
-import { migrate } from '../../../server/db/migrate.ts';
-import { DEMO_ACCOUNTS, seedDemoData } from '../../../server/seed/seed.ts';
+import { DEMO_ACCOUNTS } from '../../../server/seed/seed.ts';
 import { loadSigningKeys, type SigningKeys } from '../../../server/dev-idp/signing-keys.ts';
 import { verifierFor } from '../../../server/identity/token-verifier.ts';
 import type { IdentityDirectory } from '../../../server/identity/directory.ts';
 import type { DatabaseHandle } from '../../../server/db/database.ts';
-import { createTestDatabase, type Backend, type TestDatabase } from '../db/test-databases.ts';
+import { createSeededTestDatabase, type Backend, type TestDatabase } from '../db/test-databases.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -41,9 +40,7 @@ export interface TestAppOptions {
 export async function startTestApp(backend: Backend, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portail-api-'));
   const config = readConfig({ DATA_DIR: dataDir, PORT: '8443', LOG_LEVEL: 'silent', WEB_ROOT: path.join(dataDir, 'no-web'), ...options.env });
-  const database = await createTestDatabase(backend);
-  await migrate(database.handle);
-  await seedDemoData(database.handle);
+  const database = await createSeededTestDatabase(backend);
   const keys = await loadSigningKeys(dataDir);
   const verifyToken = await verifierFor(config.auth, keys.publicJwks);
   const app = await buildApp({

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Backend } from '../db/test-databases.ts';
-import { expectMatchesContract } from './contract.ts';
+import { callApi } from './api.ts';
 import { countRows } from './fixtures.ts';
 import { demoOrganizations, type DemoOrganizations } from './organizations.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
@@ -18,41 +18,7 @@ export const PERSONAS = {
   inactif: 'inactif@portail.test',
 } as const;
 
-export interface ApiCall {
-  as: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** The contract's path, e.g. '/api/v2/users/{id}'. */
-  route: string;
-  params?: Record<string, string>;
-  query?: Record<string, string | number | boolean | undefined>;
-  payload?: unknown;
-  headers?: Record<string, string>;
-}
-
-export interface ApiAnswer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-  headers: Record<string, unknown>;
-}
-
-/** Calls the API with a token of `as`, checks the answer against the contract (operation and status), answers it. */
-export async function callApi(t: TestApp, call: ApiCall): Promise<ApiAnswer> {
-  const token = await t.tokenFor(call.as);
-  let url = call.route.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(call.params?.[name] ?? `missing-${name}`));
-  const query = Object.entries(call.query ?? {}).filter(([, v]) => v !== undefined);
-  if (query.length) url += `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}`;
-  const answer = await t.app.inject({
-    method: call.method,
-    url,
-    headers: { authorization: `Bearer ${token}`, ...call.headers },
-    ...(call.payload !== undefined ? { payload: call.payload as object } : {}),
-  });
-  const body = answer.body ? answer.json() : undefined;
-  expectMatchesContract(call.method, call.route, answer.statusCode, body);
-  if (answer.statusCode >= 400) expect(body.requestId).toBe(answer.headers['x-request-id']);
-  return { status: answer.statusCode, body, headers: answer.headers };
-}
+export { callApi, type ApiAnswer, type ApiCall } from './api.ts';
 
 /** An address no other test uses. */
 export function uniqueEmail(prefix = 'test'): string {

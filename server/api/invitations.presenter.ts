@@ -1,0 +1,38 @@
+// OpenAPI Invitation, from a row of invitations. Pure.
+import type { InvitationRow, InvitationStatus, InvitationType } from '../db/schema.ts';
+
+export interface InvitationDto {
+  id: number;
+  inviteeEmail: string;
+  createdAt: string;
+  processedAt: string | null;
+  organizationCode: string;
+  organizationName: string;
+  organizationId: string | null;
+  roleName: string;
+  roleCode: string;
+  status: InvitationStatus;
+  invitationType: InvitationType;
+  senderEmail: string | null;
+  validatorEmail: string | null;
+  rejectionReason: string | null;
+}
+
+export function toInvitationDto(row: InvitationRow): InvitationDto {
+  return {
+    id: row.id,
+    inviteeEmail: row.invitee_email,
+    createdAt: row.created_at.toISOString(),
+    processedAt: row.processed_at ? row.processed_at.toISOString() : null,
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name,
+    organizationId: row.organization_id,
+    roleName: row.role_name,
+    roleCode: row.role_code,
+    status: row.status,
+    invitationType: row.invitation_type,
+    senderEmail: row.sender_email,
+    validatorEmail: row.validator_email,
+    rejectionReason: row.rejection_reason,
+  };
+}

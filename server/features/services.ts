@@ -1,0 +1,39 @@
+// The product's use cases, built once per app with what they need, and handed to the API's handlers.
+import type { Kysely } from 'kysely';
+import type { ListTotals } from '../db/list-totals.ts';
+import type { Database } from '../db/schema.ts';
+import type { StepLog } from '../db/unit-of-work.ts';
+import type { AccountSetupUrl } from '../identity/account-setup-links.ts';
+import type { IdentityDirectory } from '../identity/directory.ts';
+import type { Outbox } from '../mail/outbox.ts';
+import { auditService } from './audit/audit.service.ts';
+import { invitationsService } from './invitations/invitations.service.ts';
+import { organizationsService } from './organizations/organizations.service.ts';
+import { rolesService } from './roles/roles.service.ts';
+import { sessionService } from './session/session.service.ts';
+import { usersService } from './users/users.service.ts';
+
+export interface ServiceDeps {
+  db: Kysely<Database>;
+  /** The identity provider's accounts. */
+  directory: IdentityDirectory;
+  /** Totals of filtered lists kept while the data does not change (server/db/list-totals.ts); null: counted every time. */
+  listTotals: ListTotals | null;
+  outbox: Outbox;
+  accountSetupUrl: AccountSetupUrl;
+  /** Where what fails after the outcome of a unit of work is written. */
+  log: StepLog;
+}
+
+export function buildServices(deps: ServiceDeps) {
+  return {
+    session: sessionService(deps),
+    users: usersService(deps),
+    invitations: invitationsService(deps),
+    organizations: organizationsService(deps),
+    roles: rolesService(deps),
+    audit: auditService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof buildServices>;

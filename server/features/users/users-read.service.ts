@@ -1,0 +1,131 @@
+// Reading users as the actor may: one user, the edit page's view of one, a page of the list.
+import type { Kysely } from 'kysely';
+import type { Actor } from '../../core/actor.ts';
+import { notFound } from '../../core/errors.ts';
+import type { ListTotals } from '../../db/list-totals.ts';
+import type { Database, UserRow } from '../../db/schema.ts';
+import { findOrganizationById, type OrganizationDto } from '../organizations/organizations.repository.ts';
+import { loadRoles, type RoleRecord } from '../roles/roles.repository.ts';
+import { findUser, listUsersPage, loadAssignments, loadOrganizationsForEdit, ownPermissions, type AssignmentRecord, type ListedUserRow } from './users-read.repository.ts';
+import { INPUT_MESSAGES, type ListUsersQuery } from './users.input.ts';
+import type { UserScope } from './users.model.ts';
+import {
+  assignableRoles,
+  canFilterByOrganization,
+  fullDetailsView,
+  pendingRequestReach,
+  requireCanListUsers,
+  requireCanReadUser,
+  requireUserVisible,
+  userScope,
+  visibleAssignments,
+} from './users.policy.ts';
+
+/** A user the actor may see, with all their assignments and the actor's reach. */
+export interface VisibleUser {
+  scope: UserScope | null;
+  user: UserRow;
+  assignments: AssignmentRecord[];
+}
+
+/** A user with the assignments the actor may see of them. */
+export interface SeenUser {
+  user: UserRow;
+  assignments: AssignmentRecord[];
+}
+
+/** What the edit page shows of a user (OpenAPI UserFullDetails). */
+export interface FullDetails {
+  user: UserRow;
+  /** The assignments the caller may see. */
+  assignments: readonly AssignmentRecord[];
+  availableRoles: readonly RoleRecord[];
+  availableOrganizations: readonly OrganizationDto[];
+  /** The user's effective permissions: a back-office user's own list, else the union over the roles the caller sees. */
+  permissions: Iterable<string>;
+}
+
+export interface UsersPage {
+  users: (SeenUser & { hasPendingInvitation: boolean })[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** The user, or 404 as for a missing one when out of the actor's reach; `forUpdate` locks the row for the caller's transaction. */
+export async function visibleUser(db: Kysely<Database>, actor: Actor, id: string, options: { forUpdate?: boolean } = {}): Promise<VisibleUser> {
+  const scope = userScope(actor);
+  const found = await findUser(db, id, options);
+  const assignments = found ? await loadAssignments(db, [id]) : [];
+  return { scope, user: requireUserVisible(actor, scope, found, assignments), assignments };
+}
+
+/** What the actor may see of a user it may see. */
+export const seenBy = (actor: Actor, { scope, user, assignments }: VisibleUser): SeenUser => ({ user, assignments: visibleAssignments(actor, scope, user.id, assignments) });
+
+/** The edit page's view of a user, as fullDetailsView (policy) decides it. */
+export async function fullDetailsOf(db: Kysely<Database>, actor: Actor, { scope, user, assignments }: VisibleUser): Promise<FullDetails> {
+  const view = fullDetailsView(actor, scope, { id: user.id, userType: user.user_type }, assignments);
+  return {
+    user,
+    assignments: view.assignments,
+    availableRoles: assignableRoles(actor, await loadRoles(db)),
+    availableOrganizations: await loadOrganizationsForEdit(db, view.offeredOrganizations),
+    permissions: view.permissions === 'own' ? await ownPermissions(db, user.id) : view.permissions,
+  };
+}
+
+export function usersReadService({ db, listTotals }: { db: Kysely<Database>; listTotals: ListTotals | null }) {
+  async function readable(actor: Actor, id: string): Promise<VisibleUser> {
+    requireCanReadUser(actor, id);
+    return visibleUser(db, actor, id);
+  }
+
+  return {
+    /** getUser: a user the actor may read. */
+    async get(actor: Actor, id: string): Promise<SeenUser> {
+      return seenBy(actor, await readable(actor, id));
+    },
+
+    /** getUserFullDetails. */
+    async fullDetails(actor: Actor, id: string): Promise<FullDetails> {
+      return fullDetailsOf(db, actor, await readable(actor, id));
+    },
+
+    /** listUsers: one page within the actor's reach, with the exact total. */
+    async list(actor: Actor, q: ListUsersQuery): Promise<UsersPage> {
+      requireCanListUsers(actor);
+      const scope = userScope(actor);
+      const organization = q.organizationId ? await findOrganizationById(db, q.organizationId, { kind: 'all' }) : undefined;
+      if (organization === null || (organization && !canFilterByOrganization(scope, organization.id))) throw notFound(INPUT_MESSAGES.unknownOrganization);
+      const page = { page: q.page ?? 1, pageSize: q.pageSize ?? 10 };
+      const { rows, assignments, total } = await listUsersPage(
+        db,
+        {
+          ...page,
+          search: q.search,
+          organization,
+          roleCode: q.roleCode,
+          includeInactive: q.includeInactive ?? false,
+          sort: q.sort ?? 'name',
+          order: q.order ?? 'asc',
+          scope,
+          pendingReach: pendingRequestReach(scope),
+          ...(q.excludeSelf ? { excludeUserId: actor.userId } : {}),
+        },
+        listTotals,
+      );
+      const byUser = new Map<string, AssignmentRecord[]>();
+      for (const a of assignments) {
+        const held = byUser.get(a.userId);
+        if (held) held.push(a);
+        else byUser.set(a.userId, [a]);
+      }
+      const users = rows.map((user: ListedUserRow) => ({
+        ...seenBy(actor, { scope, user, assignments: byUser.get(user.id) ?? [] }),
+        hasPendingInvitation: user.has_pending_invitation,
+      }));
+      return { users, total, ...page };
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// What a user and their assignments are, and how a change of them is worked out. Pure: no database, no HTTP.
+import type { OrganizationDto } from '../organizations/organizations.repository.ts';
+import type { RoleRecord } from '../roles/roles.repository.ts';
+import type { AssignmentRecord } from './users-read.repository.ts';
+import type { UserRow } from '../../db/schema.ts';
+
+/**
+ * What an organization user reaches, for user decisions: the organizations of `actor.scope`, and the
+ * parent SIRENs of those (a role held there with inheritsToChildren covers the scope too). Null: global.
+ */
+export interface UserScope {
+  organizationIds: ReadonlySet<string>;
+  parentIds: ReadonlySet<string>;
+}
+
+/** A user's personal fields, as a creation gives them. */
+export interface NewUserFields {
+  firstName: string;
+  lastName: string;
+  email: string;
+  jobTitle: string | null;
+  phoneNumber: string | null;
+  mobilePhone: string | null;
+  street: string | null;
+  postalCode: string | null;
+  city: string | null;
+}
+
+export interface PlannedAssignment {
+  organizationId: string;
+  roleId: number;
+  inheritsToChildren: boolean;
+}
+
+/** ORG_ADMIN is accepted as an alias of ADMIN_ADHERENT (spec §3, demo data). */
+export function canonicalRoleCode(code: string): string {
+  return code === 'ORG_ADMIN' ? 'ADMIN_ADHERENT' : code;
+}
+
+/** A user's personal fields under their API names: in UserDetailUser, and what the audit records of a user. */
+export function personalFields(user: UserRow) {
+  return {
+    firstName: user.first_name,
+    lastName: user.last_name,
+    email: user.email,
+    jobTitle: user.job_title,
+    phoneNumber: user.phone_number,
+    mobilePhone: user.mobile_phone,
+    street: user.street,
+    postalCode: user.postal_code,
+    city: user.city,
+    metadata: user.metadata,
+  };
+}
+
+const assignmentKey = (a: { organizationId: string; roleId: number }) => `${a.organizationId}|${a.roleId}`;
+
+export interface AssignmentDiff {
+  removed: string[];
+  added: PlannedAssignment[];
+  /** Assignment ids whose inheritsToChildren changes, with the new value. */
+  flipped: { id: string; inherits: boolean }[];
+}
+
+export const isEmptyDiff = (diff: AssignmentDiff) => diff.removed.length + diff.added.length + diff.flipped.length === 0;
+
+/**
+ * What makes `current` (the assignments concerned) become `desired`: those no longer wanted go, the new
+ * ones come, inheritsToChildren changes where it differs. Unchanged ones keep their id and date.
+ */
+export function diffAssignments(current: readonly AssignmentRecord[], desired: readonly PlannedAssignment[]): AssignmentDiff {
+  const wanted = new Map<string, PlannedAssignment>();
+  for (const a of desired) {
+    const previous = wanted.get(assignmentKey(a));
+    wanted.set(assignmentKey(a), { ...a, inheritsToChildren: a.inheritsToChildren || (previous?.inheritsToChildren ?? false) });
+  }
+  const existing = new Map(current.map((a) => [assignmentKey(a), a]));
+  return {
+    removed: current.filter((a) => !wanted.has(assignmentKey(a))).map((a) => a.id),
+    added: [...wanted.values()].filter((a) => !existing.has(assignmentKey(a))),
+    flipped: [...wanted.values()].flatMap((a) => {
+      const before = existing.get(assignmentKey(a));
+      return before && before.inheritsToChildren !== a.inheritsToChildren ? [{ id: before.id, inherits: a.inheritsToChildren }] : [];
+    }),
+  };
+}
+
+/** The SIRENs on which a diff gives inheritsToChildren that was not held: added with it, or switched on. */
+export function inheritanceGiven(diff: AssignmentDiff, current: readonly { id: string; organizationId: string }[]): string[] {
+  const switchedOn = diff.flipped.filter((f) => f.inherits).map((f) => current.find((a) => a.id === f.id)!.organizationId);
+  return [...new Set([...diff.added.filter((a) => a.inheritsToChildren).map((a) => a.organizationId), ...switchedOn])];
+}
+
+/**
+ * assignUserRoles: roles added in one organization to `current`. A role held there already keeps its
+ * inheritsToChildren unless the body says otherwise.
+ */
+export function addedIn(
+  target: Pick<OrganizationDto, 'id' | 'type'>,
+  roles: readonly Pick<RoleRecord, 'id'>[],
+  inheritsToChildren: boolean | undefined,
+  current: readonly PlannedAssignment[],
+): PlannedAssignment[] {
+  const result = new Map(current.map((a) => [assignmentKey(a), a]));
+  for (const role of roles) {
+    const key = assignmentKey({ organizationId: target.id, roleId: role.id });
+    const inherits = inheritsToChildren ?? result.get(key)?.inheritsToChildren ?? false;
+    result.set(key, { organizationId: target.id, roleId: role.id, inheritsToChildren: inherits && target.type === 'SIREN' });
+  }
+  return [...result.values()];
+}
+
+export const asPlanned = (a: AssignmentRecord): PlannedAssignment => ({ organizationId: a.organizationId, roleId: a.roleId, inheritsToChildren: a.inheritsToChildren });
+
+/** The identity account of a user: their e-mail, and their names as the provider displays them. */
+export function accountOf(user: Pick<UserRow, 'email' | 'first_name' | 'last_name'>): { email: string; displayName: string } {
+  return { email: user.email, displayName: `${user.first_name} ${user.last_name}` };
+}
+
+/** Assignments as sorted text, e.g. '12345678900012 COMPTABLE' (a '+' marks inheritsToChildren). */
+export function describeAssignments(assignments: readonly AssignmentRecord[]): string[] {
+  return assignments.map((a) => `${a.organizationCode} ${a.roleCode}${a.inheritsToChildren ? ' +' : ''}`).sort();
+}
+
+/** What every audit entry about this user holds: the actor, the user, and the organization of their first assignment. */
+export function userAuditEntry(actor: { userId: string | null; email: string | null }, userId: string, assignments: readonly AssignmentRecord[]) {
+  return { actor, entityType: 'user' as const, entityId: userId, organizationId: assignments[0]?.organizationId ?? null };
+}

@@ -1,0 +1,21 @@
+// The users use cases, one object for the API: reads, creation, changes, permanent delete.
+import { usersCreateService } from './users-create.service.ts';
+import { usersEditService } from './users-edit.service.ts';
+import { fullDetailsOf, usersReadService } from './users-read.service.ts';
+import type { ServiceDeps as UsersDeps } from '../services.ts';
+import type { Actor } from '../../core/actor.ts';
+import type { VisibleUser } from './users-read.service.ts';
+
+
+
+export function usersService(deps: UsersDeps) {
+  return {
+    ...usersReadService(deps),
+    ...usersCreateService(deps),
+    ...usersEditService(deps),
+    /** The edit page's view of a user just changed. */
+    fullDetailsOf: (actor: Actor, found: VisibleUser) => fullDetailsOf(deps.db, actor, found),
+  };
+}
+
+export type UsersService = ReturnType<typeof usersService>;
