@@ -29,14 +29,17 @@ export function createTokenVerifier(options: {
   clockToleranceSeconds?: number;
   /** The claim naming the account in the provider's directory: 'oid' for Entra External ID, whose `sub` is per application. */
   subjectClaim?: 'sub' | 'oid';
+  /** The time, in milliseconds since the epoch (tests give their own clock). */
+  clock?: () => number;
 }): TokenVerifier {
+  const clock = options.clock ?? Date.now;
   const subjectClaim = options.subjectClaim ?? 'sub';
   const tolerance = options.clockToleranceSeconds ?? 30;
   // A token's text verified in the last minute verifies the same way until it expires: its signature is
   // not checked again (an RSA verification costs about a tenth of a users page). Bounded in time and size.
   const verified = new Map<string, { token: VerifiedToken; until: number }>();
   return async (token) => {
-    const now = Date.now();
+    const now = clock();
     const kept = verified.get(token);
     if (kept && kept.until > now) return kept.token;
     if (kept) verified.delete(token);
@@ -54,6 +57,7 @@ export function createTokenVerifier(options: {
         algorithms: ALLOWED_ALGORITHMS,
         requiredClaims: ['sub', 'exp', 'iat'],
         clockTolerance: tolerance,
+        currentDate: new Date(clock()),
       });
       const subject = payload[subjectClaim];
       if (typeof subject !== 'string' || subject === '') throw new InvalidTokenError(`token has no ${subjectClaim}`);
