@@ -25,7 +25,8 @@ async function changeableUser(trx: Transaction<Database>, actor: Actor, id: stri
 
 export function usersEditService(deps: UsersDeps) {
   const { db, directory } = deps;
-  const remote = directory.kind !== 'local';
+  /** A remote directory (Graph) does not roll back with the database: what it changed is undone by hand. */
+  const isRemote = () => directory.kind !== 'local';
 
   /** Every edit of an existing user: version bumped once, one audit entry per kind of change. */
   async function edit(actor: Actor, id: string, change: UserChange): Promise<VisibleUser> {
@@ -89,14 +90,14 @@ export function usersEditService(deps: UsersDeps) {
           const undoFailure = { message: "le compte de connexion n'a pas pu être remis dans son état précédent", details: { userId: id } };
           if (subject && ['email', 'firstName', 'lastName'].some((field) => field in fieldChanges)) {
             await directory.updateAccount(trx, subject, accountOf(updated));
-            if (remote) uow.onRollback({ what: 'updateAccount', run: () => directory.updateAccount(db, subject, accountOf(user)), failure: undoFailure });
+            if (isRemote()) uow.onRollback({ what: 'updateAccount', run: () => directory.updateAccount(db, subject, accountOf(user)), failure: undoFailure });
           }
           if (subject && activeChanged && updated.is_active) {
             await directory.enableAccount(trx, subject);
-            if (remote) uow.onRollback({ what: 'disableAccount', run: () => directory.disableAccount(db, subject), failure: undoFailure });
+            if (isRemote()) uow.onRollback({ what: 'disableAccount', run: () => directory.disableAccount(db, subject), failure: undoFailure });
           } else if (subject && activeChanged) {
             await directory.disableAccount(trx, subject);
-            if (remote) uow.onRollback({ what: 'enableAccount', run: () => directory.enableAccount(db, subject), failure: undoFailure });
+            if (isRemote()) uow.onRollback({ what: 'enableAccount', run: () => directory.enableAccount(db, subject), failure: undoFailure });
           }
           return { user: updated, scope, assignments: after };
         },
@@ -151,7 +152,7 @@ export function usersEditService(deps: UsersDeps) {
             const subject = user.auth_id;
             if (!subject) return;
             await directory.disableAccount(trx, subject);
-            if (remote && user.is_active) {
+            if (isRemote() && user.is_active) {
               uow.onRollback({
                 what: 'enableAccount',
                 run: () => directory.enableAccount(db, subject),
