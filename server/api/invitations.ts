@@ -30,12 +30,12 @@ export function invitationsHandlers({ invitations }: Services) {
 
     /** POST /api/v2/invitations/{id}/approve: back-office with USER_CREATE. */
     async approveInvitation(request: ById) {
-      return toInvitationDto(await invitations.approve(actorOf(request), request.params.id));
+      return toInvitationDto(await invitations.approve(actorOf(request), request.params.id, request.log));
     },
 
     /** POST /api/v2/invitations/{id}/reject: back-office with USER_CREATE; a reason of 10 characters or more once trimmed. */
     async rejectInvitation(request: FastifyRequest<{ Params: { id: number }; Body: { rejectionReason: string } }>) {
-      return toInvitationDto(await invitations.reject(actorOf(request), request.params.id, request.body.rejectionReason));
+      return toInvitationDto(await invitations.reject(actorOf(request), request.params.id, request.body.rejectionReason, request.log));
     },
   };
 }

@@ -53,32 +53,32 @@ export function usersHandlers({ users, session }: Services) {
     },
 
     async createUser(request: Req<{ Body: CreateUserBody }>, reply: FastifyReply) {
-      const created = await users.createFromWizard(actorOf(request), request.body);
+      const created = await users.createFromWizard(actorOf(request), request.body, request.log);
       return reply.code(201).send(toUserDetail(created.user, created.assignments));
     },
 
     async createUserComplete(request: Req<{ Body: CreateUserCompleteBody }>, reply: FastifyReply) {
-      const created = await users.createComplete(actorOf(request), request.body);
+      const created = await users.createComplete(actorOf(request), request.body, request.log);
       return reply.code(201).send(toUserDetail(created.user, created.assignments));
     },
 
     async updateUser(request: Req<{ Body: UpdateUserBody }>) {
       const actor = actorOf(request);
-      const done = await users.change(actor, request.params.id, () => identityChange(request.body), ifMatchVersion(request));
+      const done = await users.change(actor, request.params.id, () => identityChange(request.body), ifMatchVersion(request), request.log);
       const { user, assignments } = seenBy(actor, done);
       return toUserDetail(user, assignments);
     },
 
     async fullUpdateUser(request: Req<{ Body: FullUpdateUserBody }>) {
       const actor = actorOf(request);
-      const done = await users.change(actor, request.params.id, () => fullUpdateChange(request.body), ifMatchVersion(request));
+      const done = await users.change(actor, request.params.id, () => fullUpdateChange(request.body), ifMatchVersion(request), request.log);
       const { user, assignments } = seenBy(actor, done);
       return toUserDetail(user, assignments);
     },
 
     async updateUserComplete(request: Req<{ Body: UpdateUserCompleteBody }>) {
       const actor = actorOf(request);
-      const done = await users.change(actor, request.params.id, () => completeUpdateChange(request.body), ifMatchVersion(request));
+      const done = await users.change(actor, request.params.id, () => completeUpdateChange(request.body), ifMatchVersion(request), request.log);
       const { user, assignments } = seenBy(actor, done);
       return toUserDetail(user, assignments);
     },
@@ -86,33 +86,33 @@ export function usersHandlers({ users, session }: Services) {
     /** Roles only, answered as the edit page's view. */
     async assignUserRoles(request: Req<{ Body: AssignUserRolesBody }>) {
       const actor = actorOf(request);
-      const done = await users.change(actor, request.params.id, () => addRolesChange(request.body), ifMatchVersion(request));
+      const done = await users.change(actor, request.params.id, () => addRolesChange(request.body), ifMatchVersion(request), request.log);
       return toUserFullDetails(await users.fullDetailsOf(actor, done));
     },
 
     async replaceUserRoles(request: Req<{ Body: ReplaceUserRolesBody }>) {
       const actor = actorOf(request);
-      const done = await users.change(actor, request.params.id, () => replaceRolesChange(request.body), ifMatchVersion(request));
+      const done = await users.change(actor, request.params.id, () => replaceRolesChange(request.body), ifMatchVersion(request), request.log);
       return toUserFullDetails(await users.fullDetailsOf(actor, done));
     },
 
     async deactivateUser(request: Req) {
       const actor = actorOf(request);
-      const { user, assignments } = seenBy(actor, await users.setActive(actor, request.params.id, false, ifMatchVersion(request)));
+      const { user, assignments } = seenBy(actor, await users.setActive(actor, request.params.id, false, ifMatchVersion(request), request.log));
       return toUser(user, assignments);
     },
 
     async reactivateUser(request: Req) {
       const actor = actorOf(request);
-      const { user, assignments } = seenBy(actor, await users.setActive(actor, request.params.id, true, ifMatchVersion(request)));
+      const { user, assignments } = seenBy(actor, await users.setActive(actor, request.params.id, true, ifMatchVersion(request), request.log));
       return toUser(user, assignments);
     },
 
     /** Without hardDelete, a deactivation; with it, the permanent delete. */
     async deleteUser(request: Req<{ Querystring: { hardDelete?: boolean } }>, reply: FastifyReply) {
       const actor = actorOf(request);
-      if (request.query.hardDelete) await users.deletePermanently(actor, request.params.id, ifMatchVersion(request));
-      else await users.setActive(actor, request.params.id, false, ifMatchVersion(request));
+      if (request.query.hardDelete) await users.deletePermanently(actor, request.params.id, ifMatchVersion(request), request.log);
+      else await users.setActive(actor, request.params.id, false, ifMatchVersion(request), request.log);
       return reply.code(204).send();
     },
   };

@@ -125,5 +125,18 @@ for (const backend of backends) {
         remote.failing.delete('delete');
       }
     });
+
+    it("writes the directory's failure after the commit with the request's id", async () => {
+      const user = await clinicUser();
+      remote.failing.add('delete');
+      try {
+        const from = lines.length;
+        expect(await call('DELETE', `/api/v2/users/${user.id}?hardDelete=true`)).toBe(204);
+        const logged = lines.slice(from).map((line) => JSON.parse(line) as { level: number; userId?: string; reqId?: string });
+        expect(logged).toContainEqual(expect.objectContaining({ level: 50, userId: user.id, reqId: expect.any(String) }));
+      } finally {
+        remote.failing.delete('delete');
+      }
+    });
   });
 }

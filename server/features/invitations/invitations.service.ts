@@ -5,7 +5,7 @@ import type { Transaction } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
 import { conflict, notFound, unavailable } from '../../core/errors.ts';
 import type { Database, InvitationRow } from '../../db/schema.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
+import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { IdentityDirectoryError, IdentityTakenError } from '../../identity/directory.ts';
 import { accountInvitationMail, invitationApprovedMail, invitationRejectedMail, type InvitationMailInput } from '../../mail/templates.ts';
 import { writeAudit, writeAudits } from '../audit/audit.repository.ts';
@@ -166,7 +166,7 @@ export function invitationsService(deps: ServiceDeps) {
      * creates the account (portal user from metadata.userProfile, identity-provider account, set-up e-mail);
      * a ROLE_ASSIGNMENT needs an existing account. The requester is told by e-mail.
      */
-    async approve(actor: Actor, rawId: number): Promise<InvitationRow> {
+    async approve(actor: Actor, rawId: number, log: StepLog = deps.log): Promise<InvitationRow> {
       requireCanDecideInvitation(actor);
       const id = invitationIdOf(rawId);
       try {
@@ -242,7 +242,7 @@ export function invitationsService(deps: ServiceDeps) {
             }
             return row;
           },
-          deps.log,
+          log,
         );
       } catch (error) {
         // Another approval or creation took the reused identity at the same moment.
@@ -256,7 +256,7 @@ export function invitationsService(deps: ServiceDeps) {
     },
 
     /** POST /invitations/{id}/reject: a reason of 10 characters or more once trimmed; the requester is told by e-mail. */
-    async reject(actor: Actor, rawId: number, rejectionReason: string): Promise<InvitationRow> {
+    async reject(actor: Actor, rawId: number, rejectionReason: string, log: StepLog = deps.log): Promise<InvitationRow> {
       requireCanDecideInvitation(actor);
       const id = invitationIdOf(rawId);
       const reason = checkRejectionReason(rejectionReason);
@@ -277,7 +277,7 @@ export function invitationsService(deps: ServiceDeps) {
           await outbox.enqueue(uow, invitationRejectedMail({ ...mailInput(row), rejectionReason: reason }));
           return row;
         },
-        deps.log,
+        log,
       );
     },
   };

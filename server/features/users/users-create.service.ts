@@ -1,7 +1,7 @@
 // Creating a user (createUser, createUserComplete): one unit of work holding the user, their assignments,
 // the audit entry and the invitation e-mail; the identity account last, just before commit.
 import type { Actor } from '../../core/actor.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
+import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { accountInvitationMail } from '../../mail/templates.ts';
 import { changedFields } from '../audit/audit.model.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
@@ -19,7 +19,7 @@ export function usersCreateService(deps: UsersDeps) {
   const { db, directory, outbox } = deps;
 
   /** The answer holds all of the new user's assignments. */
-  async function create(actor: Actor, { fields, roles }: NewUserCommand): Promise<SeenUser> {
+  async function create(actor: Actor, { fields, roles }: NewUserCommand, log: StepLog): Promise<SeenUser> {
     try {
       return await inTransaction(
         db,
@@ -41,7 +41,7 @@ export function usersCreateService(deps: UsersDeps) {
           await outbox.enqueue(uow, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl }));
           return { user, assignments };
         },
-        deps.log,
+        log,
       );
     } catch (error) {
       throw mapWriteError(error);
@@ -50,15 +50,15 @@ export function usersCreateService(deps: UsersDeps) {
 
   return {
     /** createUser: the wizard's body. */
-    async createFromWizard(actor: Actor, body: CreateUserBody): Promise<SeenUser> {
+    async createFromWizard(actor: Actor, body: CreateUserBody, log: StepLog = deps.log): Promise<SeenUser> {
       requireCanCreateUsers(actor);
-      return create(actor, newUserFromWizard(body));
+      return create(actor, newUserFromWizard(body), log);
     },
 
     /** createUserComplete. */
-    async createComplete(actor: Actor, body: CreateUserCompleteBody): Promise<SeenUser> {
+    async createComplete(actor: Actor, body: CreateUserCompleteBody, log: StepLog = deps.log): Promise<SeenUser> {
       requireCanCreateUsers(actor);
-      return create(actor, newUserComplete(body));
+      return create(actor, newUserComplete(body), log);
     },
   };
 }

@@ -3,7 +3,7 @@
 import type { Transaction } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
 import type { Database } from '../../db/schema.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
+import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { changedFields } from '../audit/audit.model.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
 import { plannedAssignments, requireInheritanceWithinReach } from './assignments.service.ts';
@@ -29,7 +29,7 @@ export function usersEditService(deps: UsersDeps) {
   const isRemote = () => directory.kind !== 'local';
 
   /** Every edit of an existing user: version bumped once, one audit entry per kind of change. */
-  async function edit(actor: Actor, id: string, change: UserChange): Promise<VisibleUser> {
+  async function edit(actor: Actor, id: string, change: UserChange, log: StepLog): Promise<VisibleUser> {
     try {
       return await inTransaction(
         db,
@@ -101,7 +101,7 @@ export function usersEditService(deps: UsersDeps) {
           }
           return { user: updated, scope, assignments: after };
         },
-        deps.log,
+        log,
       );
     } catch (error) {
       throw mapWriteError(error);
@@ -113,15 +113,15 @@ export function usersEditService(deps: UsersDeps) {
      * Every change of an existing user, once the actor may change users and the body read (`change`, from
      * users.input.ts); against the version the body or If-Match (`ifMatch`) names.
      */
-    async change(actor: Actor, id: string, read: () => UserChange, ifMatch?: number): Promise<VisibleUser> {
+    async change(actor: Actor, id: string, read: () => UserChange, ifMatch?: number, log: StepLog = deps.log): Promise<VisibleUser> {
       requireCanChangeUsers(actor);
       const change = read();
-      return edit(actor, id, { ...change, expectedVersion: change.expectedVersion ?? ifMatch });
+      return edit(actor, id, { ...change, expectedVersion: change.expectedVersion ?? ifMatch }, log);
     },
 
-    async setActive(actor: Actor, id: string, isActive: boolean, ifMatch?: number): Promise<VisibleUser> {
+    async setActive(actor: Actor, id: string, isActive: boolean, ifMatch?: number, log: StepLog = deps.log): Promise<VisibleUser> {
       requireCanChangeUsers(actor);
-      return edit(actor, id, { fields: {}, isActive, expectedVersion: ifMatch });
+      return edit(actor, id, { fields: {}, isActive, expectedVersion: ifMatch }, log);
     },
 
     /**
@@ -130,7 +130,7 @@ export function usersEditService(deps: UsersDeps) {
      * deleted once the commit succeeded: a failure then is logged and leaves a disabled account, never a
      * deleted account with a live user.
      */
-    async deletePermanently(actor: Actor, id: string, expectedVersion?: number): Promise<void> {
+    async deletePermanently(actor: Actor, id: string, expectedVersion?: number, log: StepLog = deps.log): Promise<void> {
       requireCanHardDeleteUsers(actor);
       try {
         await inTransaction(
@@ -165,7 +165,7 @@ export function usersEditService(deps: UsersDeps) {
               failure: { message: 'utilisateur supprimé ; son compte de connexion, désactivé, reste à supprimer', details: { userId: id } },
             });
           },
-          deps.log,
+          log,
         );
       } catch (error) {
         throw mapWriteError(error);
