@@ -35,7 +35,7 @@ export default defineConfig({
   ],
   webServer: {
     // A fresh data folder each run: the demo seed, a new database, the same certificate logic as `npm start`.
-    command: 'node --import tsx tests/e2e/start-server.ts',
+    command: 'node tests/e2e/start-server.ts',
     url: `${E2E_ORIGIN}/healthz`,
     ignoreHTTPSErrors: true,
     reuseExistingServer: false,

@@ -1,4 +1,4 @@
-// The server under test: `node --import tsx server/main.ts` in a child process (as `npm start` runs it),
+// The server under test: `node server/main.ts` in a child process (as `npm start` runs it),
 // its log in a file, its resident memory read from /proc while the load runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,7 +61,7 @@ export interface StartOptions {
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
   const log = fs.openSync(options.logFile, 'w');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
     cwd: options.root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', log, log],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidSiren, isValidSiret } from './codes';
+import { isValidSiren, isValidSiret } from './codes.ts';
 
 // Before any schema is built: no `new Function` probe and no compiled parsers. The portal's CSP (script-src
 // 'self') forbids eval, and the browser reports the probe as a violation (Lighthouse: 'Issues were logged');

@@ -1,7 +1,7 @@
 // Opens the database: PostgreSQL through pg when a URL is given, else PGlite (a folder, or in memory).
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -21,6 +21,8 @@ export interface DatabaseHandle {
   exec(sql: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connections (all, idle) and the queries waiting for one; PGlite has no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /** Commits when `work` resolves, rolls back and rethrows when it throws. */
   withRawTransaction<T>(work: (tx: RawTransaction) => Promise<T>): Promise<T>;
   /**
@@ -154,6 +156,7 @@ async function openPostgres(connectionString: string, max: number, timeouts: Pos
   const handle: DatabaseHandle = {
     db,
     kind: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async exec(sql) {
       // Without parameters pg uses the simple query protocol, which accepts several statements. Without the
       // API's statement timeout, on a connection of its own that is closed afterwards.
@@ -207,10 +210,9 @@ async function openPostgres(connectionString: string, max: number, timeouts: Pos
 
 async function openPglite(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   // Loaded only without DATABASE_URL: a server on PostgreSQL never loads PGlite (about 50 MB of memory).
-  const [{ PGlite }, { pg_trgm }, { PGliteDialect }] = await Promise.all([
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('kysely-pglite-dialect'),
   ]);
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create({
@@ -219,7 +221,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<DatabaseHandle>
     extensions: { pg_trgm },
     parsers: { [INT8_OID]: parseInt8 },
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
     kind: 'pglite',

@@ -18,7 +18,6 @@ export interface paths {
          *     An inactive account is still answered (isActive false) so that the portal can say so.
          *     A valid token whose subject has no portal account (never created, or deleted) answers 401.
          *     A token whose auth_time is newer than the user's last login records it as the last login.
-         *
          */
         get: operations["getCurrentUser"];
         put?: never;
@@ -52,7 +51,6 @@ export interface paths {
          *     Each item tells `hasPendingInvitation`: a PENDING invitation exists for the user's email
          *     (case-insensitive), on any organization for a back-office caller, else on an organization of the
          *     caller's scope (the organizations they manage; not the parent SIREN of an establishment they hold).
-         *
          */
         get: operations["listUsers"];
         put?: never;
@@ -68,7 +66,6 @@ export interface paths {
          *     callers cannot assign INTERNAL roles (403). Also creates the identity-provider account and queues an
          *     'account.invitation' e-mail, in the same transaction. An email already in use (case-insensitive)
          *     answers 409; an unknown SIRET or role code answers 400 with fieldErrors.
-         *
          */
         post: operations["createUser"];
         delete?: never;
@@ -94,7 +91,6 @@ export interface paths {
          *     INTERNAL role on each SIREN of it (inheritsToChildren true; the SIREN of the first SIRET when none is
          *     given). At least one SIRET, and each SIREN given needs one of its SIRETs. An email already in use
          *     answers 409; an unknown organization code or role id answers 400 with fieldErrors.
-         *
          */
         post: operations["createUserComplete"];
         delete?: never;
@@ -118,7 +114,6 @@ export interface paths {
          *     read everyone, organization users the users of their scope (as listUsers). Otherwise 404, so that
          *     the existence of other users is not revealed. `organizations` has one entry per organization and
          *     role held (for organization users, those within their scope). The ETag header is the user's version.
-         *
          */
         get: operations["getUser"];
         /**
@@ -133,7 +128,6 @@ export interface paths {
          *     A person may hold roles in several companies: an organization caller changes their email, names or
          *     details only when every one of their assignments lies within the caller's scope (403 'Vous ne pouvez
          *     pas modifier cet utilisateur' otherwise).
-         *
          */
         put: operations["updateUser"];
         post?: never;
@@ -145,7 +139,6 @@ export interface paths {
          *     only (403 otherwise). Never oneself (403). Invitations sent or decided by the user stay, without
          *     the link to the user. Written to the audit trail. The identity-provider account is disabled with the
          *     deletion and removed once it is committed. A stale `If-Match` answers 409.
-         *
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -170,7 +163,6 @@ export interface paths {
          *     an organization caller, those within their scope). Back-office callers: every role, and the SIRENs of the
          *     user's organizations with all their SIRETs (others are found with listOrganizations). Organization
          *     callers: no INTERNAL role, and the organizations of their scope.
-         *
          */
         get: operations["getUserFullDetails"];
         put?: never;
@@ -205,7 +197,6 @@ export interface paths {
          *     email, names, details or `isActive` answers 403 'Vous ne pouvez pas modifier cet utilisateur'.
          *     inheritsToChildren newly given on a SIREN needs, for an organization caller, every SIRET of that
          *     SIREN within their scope (403 'Vous ne pouvez pas étendre un rôle à tous les établissements de ce SIREN.').
-         *
          */
         put: operations["fullUpdateUser"];
         post?: never;
@@ -234,7 +225,6 @@ export interface paths {
          *     Optional detail fields set to null or '' are cleared. A stale `version` (or `If-Match`) or an email
          *     used by another user answers 409. As with fullUpdateUser, a person holding roles outside an
          *     organization caller's scope keeps their email, names and details (403 when they would change).
-         *
          */
         put: operations["updateUserComplete"];
         post?: never;
@@ -263,7 +253,6 @@ export interface paths {
          *     it); the user ends with at most 5 distinct roles. An unknown organization or role answers 400 with
          *     fieldErrors. inheritsToChildren true needs, for an organization caller, every SIRET of that SIREN
          *     within their scope (403). A stale `If-Match` answers 409.
-         *
          */
         post: operations["assignUserRoles"];
         delete?: never;
@@ -290,7 +279,6 @@ export interface paths {
          *     roles. An unknown organization or role answers 400 with fieldErrors. inheritsToChildren newly given
          *     needs, for an organization caller, every SIRET of that SIREN within their scope (403). A stale
          *     `If-Match` answers 409.
-         *
          */
         put: operations["replaceUserRoles"];
         post?: never;
@@ -319,7 +307,6 @@ export interface paths {
          *     (another company's): 403 'Vous ne pouvez pas modifier cet utilisateur'. Disables the identity-provider
          *     account too: an inactive user cannot sign in. Deactivating an inactive user changes nothing. A stale
          *     `If-Match` answers 409.
-         *
          */
         post: operations["deactivateUser"];
         delete?: never;
@@ -343,7 +330,6 @@ export interface paths {
          * Reactivate a user
          * @description Same rights as deactivateUser. Enables the identity-provider account again. Reactivating an active
          *     user changes nothing. A stale `If-Match` answers 409.
-         *
          */
         post: operations["reactivateUser"];
         delete?: never;
@@ -365,7 +351,6 @@ export interface paths {
          *     (pending, approved, rejected), any case accepted; absent means all. `search` matches the invitee email
          *     or the SIREN (SIRET), case-insensitive substring. Sorted by `sort` (default createdAt, newest first:
          *     `order` defaults to desc without `sort`, asc with it), ties broken by id in the same direction.
-         *
          */
         get: operations["listInvitations"];
         put?: never;
@@ -385,7 +370,6 @@ export interface paths {
          *     of a back-office account answers 409 (for others, the approval refuses it). The sender is the signed-in user
          *     (`metadata.senderEmail` is informative only). A pending invitation for the same email
          *     (case-insensitive), organization and role answers 409 ('… déjà en attente … already exists …').
-         *
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -440,7 +424,6 @@ export interface paths {
          *     'Vous avez atteint la limite de 5 rôles.'); a sign-in identity their email already has is reused only
          *     when no portal user holds it (409). A refusal writes nothing.
          *     The validator is the signed-in user; the requester receives an 'invitation.approved' e-mail.
-         *
          */
         post: operations["approveInvitation"];
         delete?: never;
@@ -467,7 +450,6 @@ export interface paths {
          *     (409 'Cette demande a déjà été traitée.' otherwise). The reason needs at least 10 characters once
          *     trimmed (checked by the server, 400 with fieldErrors on body.rejectionReason); it is stored trimmed
          *     and sent to the requester in an 'invitation.rejected' e-mail.
-         *
          */
         post: operations["rejectInvitation"];
         delete?: never;
@@ -492,7 +474,6 @@ export interface paths {
          *     `limit` is an alias of `pageSize` and wins when given. `search` matches a substring of the code or
          *     of the name, case-insensitive. `parentId` keeps the SIRETs of that SIREN; `type` keeps SIRENs or SIRETs.
          *     Sorted by code. `total` and `totalCount` are exact.
-         *
          */
         get: operations["listOrganizations"];
         put?: never;
@@ -517,7 +498,6 @@ export interface paths {
          * One organization by its SIREN or SIRET
          * @description Any signed-in user, no permission needed (screens name the organizations they show). Same
          *     visibility as listOrganizations: an organization out of reach answers 404, exactly as a missing one.
-         *
          */
         get: operations["getOrganizationByCode"];
         put?: never;
@@ -541,7 +521,6 @@ export interface paths {
          * One organization by id
          * @description Any signed-in user, no permission needed (screens name the organizations they show). Same
          *     visibility as listOrganizations: an organization out of reach answers 404, exactly as a missing one.
-         *
          */
         get: operations["getOrganization"];
         put?: never;
@@ -565,7 +544,6 @@ export interface paths {
          *     ones included. Organization users get the EXTERNAL roles plus ADMIN_ADHERENT (the role of the
          *     administrator they may request for their SIREN); never ADMIN_OPCO or another INTERNAL role.
          *     The screens filter further what they offer (spec §5). Sorted by id.
-         *
          */
         get: operations["listRoles"];
         put?: never;
@@ -589,7 +567,6 @@ export interface paths {
          *     guards); anyone else gets 403. Newest entries first. `userId` keeps the entries about that user
          *     (entityType user, entityId the user's id); `organizationId` keeps the entries about that organization;
          *     `action` keeps one kind of change. `total` and `totalCount` are exact.
-         *
          */
         get: operations["listAuditEntries"];
         put?: never;
@@ -736,9 +713,10 @@ export interface components {
         };
         /** @description A user as listed by listUsers, with whether an administrator or role request is pending for them */
         UserListItem: components["schemas"]["User"] & {
-            /** @description A PENDING invitation exists for this user's email (case-insensitive): on any organization for a
+            /**
+             * @description A PENDING invitation exists for this user's email (case-insensitive): on any organization for a
              *     back-office caller, else on an organization of the caller's scope
-             *      */
+             */
             hasPendingInvitation: boolean;
         };
         UserList: {
@@ -915,10 +893,11 @@ export interface components {
             pageSize: number;
             totalPages: number;
         };
-        /** @description First name, last name or city of a user. Spec §5, checked by the server with its French messages in
+        /**
+         * @description First name, last name or city of a user. Spec §5, checked by the server with its French messages in
          *     fieldErrors: at least 2 characters ('Minimum 2 caractères requis'); letters, spaces, hyphens,
          *     apostrophes ('Seules les lettres, espaces, tirets et apostrophes sont autorisés').
-         *      */
+         */
         UserNameInput: string;
         /**
          * @description A user's email. Spec §5, checked by the server ('Adresse email invalide'); unique, case-insensitive.
@@ -930,7 +909,6 @@ export interface components {
         /**
          * @description Optional French number (+33 or 0, then 1-9 and 8 digits, spaces ignored), or empty or null.
          *     Spec §5, checked by the server ('Numéro de téléphone français invalide').
-         *
          * @example 06 12 34 56 78
          * @example +33612345678
          */
@@ -942,9 +920,10 @@ export interface components {
          * @example 75001
          */
         UserPostalCodeInput: string;
-        /** @description Role ids; the user ends with 1 to 5 distinct roles (checked by the server with the messages of
+        /**
+         * @description Role ids; the user ends with 1 to 5 distinct roles (checked by the server with the messages of
          *     spec §5: 'Veuillez sélectionner au moins un rôle.', 'Vous avez atteint la limite de 5 rôles.')
-         *      */
+         */
         UserRoleIds: components["schemas"]["RoleId"][];
         /** @description The creation wizard's payload */
         CreateUserRequest: {

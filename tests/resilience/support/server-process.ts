@@ -28,7 +28,7 @@ export interface WatchedServer {
 }
 
 export async function startWatchedServer(env: Record<string, string>, port: number): Promise<WatchedServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['server/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

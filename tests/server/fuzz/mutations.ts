@@ -10,7 +10,10 @@ export type Path = (string | number)[];
 
 /** A number written as such in the JSON text (1e999 reads as Infinity). */
 export class RawNumber {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 export const REMOVED = Symbol('removed');
 

@@ -21,7 +21,7 @@ export { freePort };
 export async function startServerProcess(env: { DATABASE_URL: string; DATA_DIR: string; PUBLIC_ORIGIN: string }): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', TLS: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'development' },
     stdio: ['ignore', 'pipe', 'pipe'],
