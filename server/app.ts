@@ -1,7 +1,7 @@
 // Builds the whole server (API, local sign-in, SPA) without listening: start scripts and tests share it.
 // Only the order lives here: the hooks of every request, the routes, the pages. Each part is a plugin of
 // server/plugins/, the API is server/api/, the use cases server/features/.
-import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
@@ -10,7 +10,7 @@ import type { TokenVerifier, VerifiedToken } from './identity/token-verifier.ts'
 import type { TlsMaterial } from './tls.ts';
 import { LocalIdentityDirectory, type IdentityDirectory } from './identity/directory.ts';
 import { configureAccountSetup } from './identity/account-setup-links.ts';
-import { createOutbox } from './mail/outbox.ts';
+import { countOutbox, createOutbox } from './mail/outbox.ts';
 import { createMailDelivery } from './mail/delivery.ts';
 import { buildServices } from './features/services.ts';
 import { registerApi } from './api/index.ts';
@@ -27,6 +27,9 @@ import { refuseRequestsWhileClosing } from './plugins/closing.ts';
 import { answerErrors } from './plugins/error-handler.ts';
 import { registerHealth } from './plugins/health.ts';
 import { serveWeb } from './plugins/web.ts';
+import { registerMetrics } from './plugins/metrics.ts';
+import { requestIdFor, traceBindingsOf } from './plugins/tracing.ts';
+import { createMetrics, type PortalMetrics } from './observability/metrics.ts';
 import type { SigningKeys } from './dev-idp/signing-keys.ts';
 import type { DemoAccountLine } from './dev-idp/pages.ts';
 
@@ -34,7 +37,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: VerifiedToken | null;
   }
+  interface FastifyInstance {
+    /** The app's metrics (GET /metrics): parts started beside the app (the job runner) count in them too. */
+    metrics: PortalMetrics;
+  }
 }
+
+/** The portal's version, as package.json says (in the metrics). */
+const PORTAL_VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface AppDependencies {
   config: ServerConfig;
@@ -60,7 +70,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       serializers: { req: serializeRequest },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
-    genReqId: () => randomUUID(),
+    // The caller's x-request-id when well formed (a load balancer's), else a new one; a traceparent's ids in the log lines.
+    genReqId: requestIdFor,
+    childLoggerFactory: (logger, bindings, childOptions, rawRequest) => logger.child({ ...bindings, ...traceBindingsOf(rawRequest) }, childOptions),
     // The client's address (rate limits, sign-in throttle, logs) from X-Forwarded-For, only through the proxies configured.
     // A number of hops is supported at run time (fastify/lib/request.js), though missing from the option's type.
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
@@ -88,6 +100,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     log: app.log,
   });
 
+  const metrics = createMetrics({ version: PORTAL_VERSION, log: app.log });
+  metrics.readFrom({ pool: database.poolStats ? () => database.poolStats!() : undefined, outbox: () => countOutbox(database.db) });
+  app.decorate('metrics', metrics);
+
   // Every request: decorations, then the hooks in the order they run.
   app.decorateRequest('principal', null);
   app.decorateRequest('actor', null);
@@ -95,7 +111,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerApiCors(app, config.publicOrigin);
   // Before the token check: requests with a refused token count too (per client address).
   await registerApiRateLimit(app, { perMinute: config.apiRateLimitPerMinute, verifyToken: deps.verifyToken });
-  app.addHook('onRequest', authenticateApiRequests(deps.verifyToken));
+  app.addHook('onRequest', authenticateApiRequests(deps.verifyToken, (reason) => metrics.tokenRejected(reason)));
   app.addHook('onRequest', loadActorForApiRequests(services.session));
   app.addHook('preParsing', refuseOversizedBodies);
   app.addHook('preValidation', refuseNulCharacters);
@@ -109,8 +125,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   answerErrors(app);
 
-  // The routes: health, the API, the local provider (development and tests), the SPA.
+  // The routes: health and metrics, the API, the local provider (development and tests), the SPA.
   registerHealth(app, config, database);
+  registerMetrics(app, metrics, config.metricsToken);
   await registerApi(app, services);
   if (smtpUrl) {
     const delivery = createMailDelivery({ db: database.db, smtpUrl, from: config.mail.from, log: app.log.child({ component: 'mail' }) });
@@ -134,6 +151,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       securityHeaders,
       demoAccounts: deps.demoAccounts ?? [],
       accountSetupSecret: deps.signingKeys.accountSetupSecret,
+      onSignInFailure: (reason) => metrics.signInFailed(reason),
     });
   }
   await serveWeb(app, config.webRoot);

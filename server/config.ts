@@ -65,6 +65,8 @@ export interface ServerConfig {
    * throttle count per client only when it is set: otherwise every client has the balancer's address.
    */
   trustProxy: false | number | string[];
+  /** Bearer secret of GET /metrics (METRICS_TOKEN, 32 characters or more); null: no /metrics route. */
+  metricsToken: string | null;
 }
 
 export const LOCAL_CLIENT_ID = 'portail-habilitations-spa';
@@ -180,6 +182,10 @@ export function readConfig(env: Env = process.env): ServerConfig {
   if (!Number.isInteger(apiRateLimitPerMinute) || apiRateLimitPerMinute < 0) {
     throw new Error(`API_RATE_LIMIT_PER_MINUTE must be a whole number, 0 for no limit (got '${env.API_RATE_LIMIT_PER_MINUTE}')`);
   }
+  const metricsToken = optional(env, 'METRICS_TOKEN');
+  if (metricsToken !== null && !/^[\x21-\x7e]{32,}$/.test(metricsToken)) {
+    throw new Error('METRICS_TOKEN must be at least 32 printable characters without spaces (e.g. openssl rand -hex 32)');
+  }
   return {
     production,
     host: optional(env, 'HOST') ?? (production ? '0.0.0.0' : 'localhost'),
@@ -207,6 +213,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     },
     apiRateLimitPerMinute,
     trustProxy: readTrustProxy(optional(env, 'TRUST_PROXY')),
+    metricsToken,
   };
 }
 

@@ -9,12 +9,17 @@ import { loadSigningKeys } from './dev-idp/signing-keys.ts';
 import { verifierFor } from './identity/token-verifier.ts';
 import { buildApp } from './app.ts';
 import { identityDirectoryFor } from './identity/graph-directory.ts';
+import { assertSupportedRuntime } from './runtime.ts';
+import { pino } from 'pino';
 
 /** How long a stop waits for the requests under way (a load balancer's deregistration delay is usually longer). */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function start(): Promise<void> {
+  assertSupportedRuntime();
   const config = readConfig();
+  // Before the app's logger exists: in production, JSON lines as the app's (a log collector reads them all).
+  const startLog = config.production ? pino({ level: config.logLevel }) : null;
   // Before anything is opened: a provider without its account directory stops the start.
   const directory = identityDirectoryFor(config);
   const tls = await loadTls(config);
@@ -24,7 +29,8 @@ async function start(): Promise<void> {
   try {
     await migrate(database);
   } catch (error) {
-    console.error(`Échec de la migration de la base : ${(error as Error).message}`);
+    if (startLog) startLog.fatal({ err: error }, 'Échec de la migration de la base');
+    else console.error(`Échec de la migration de la base : ${(error as Error).message}`);
     await database.close();
     process.exit(1);
   }
@@ -79,10 +85,28 @@ async function start(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  const databaseLine = database.kind === 'pglite' ? `PGlite (${path.join(config.dataDir, 'pglite')})` : 'PostgreSQL (DATABASE_URL)';
+  if (config.production) {
+    // One JSON line, as every other line of the log in production.
+    app.log.info(
+      {
+        publicOrigin: config.publicOrigin,
+        node: process.version,
+        database: database.kind,
+        identityProvider: config.auth.kind,
+        mail: config.mail.smtpUrl ? 'smtp' : 'outbox only',
+        metrics: config.metricsToken !== null,
+        demoData: withDemoData,
+      },
+      'Portail Habilitations démarré',
+    );
+    return;
+  }
   const lines = [
     '',
     `Portail Habilitations : ${config.publicOrigin}`,
-    `Base de données : ${database.kind === 'pglite' ? `PGlite (${path.join(config.dataDir, 'pglite')})` : 'PostgreSQL (DATABASE_URL)'}${seeded ? ', données de démonstration chargées' : ''}`,
+    `Node.js : ${process.version}`,
+    `Base de données : ${databaseLine}${seeded ? ', données de démonstration chargées' : ''}`,
   ];
   if (config.auth.kind === 'local') lines.push(`Connexion locale (OpenID Connect) : ${config.publicOrigin}/oidc`);
   if (tls?.certFile && config.tls.mode === 'self-signed') lines.push(`Certificat local à approuver : ${tls.certFile}`);
@@ -99,6 +123,7 @@ async function start(): Promise<void> {
 }
 
 start().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  if (process.env.NODE_ENV === 'production') pino().fatal({ err: error }, 'Le portail ne démarre pas');
+  else console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -143,12 +143,14 @@ export interface MountOptions {
   demoAccounts: readonly DemoAccountLine[];
   /** HMAC secret of the account set-up links (/oidc/account/setup). */
   accountSetupSecret: string;
+  /** A sign-in refused (counted in the metrics). */
+  onSignInFailure?: (reason: 'credentials' | 'throttled') => void;
 }
 
 export async function mountLocalProvider(
   app: FastifyInstance,
   provider: Provider,
-  { db, securityHeaders, demoAccounts, accountSetupSecret }: MountOptions,
+  { db, securityHeaders, demoAccounts, accountSetupSecret, onSignInFailure = () => {} }: MountOptions,
 ): Promise<void> {
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   // Failed sign-ins per account and client address (5 a minute), in this process's memory.
@@ -207,12 +209,14 @@ export async function mountLocalProvider(
       const page = (error: string) => signInPage({ uid: request.params.uid, email, error, demoAccounts });
       const waitSeconds = throttle.secondsBlocked(email, request.ip);
       // Refused before any password check: a guesser learns nothing more in this minute.
+      if (waitSeconds > 0) onSignInFailure('throttled');
       if (waitSeconds > 0) return reply.code(429).header('retry-after', waitSeconds).type('text/html').send(page(TOO_MANY_SIGN_IN_ATTEMPTS));
       // The right password of a disabled account (a deactivated user) is told so rather than 'incorrect'.
       const disabled = email && password ? await disabledWithThisPassword(db, email, password) : null;
       const identity = email && password && disabled === null ? await verifyLocalCredentials(db, email, password) : null;
       if (!identity) {
         if (email) throttle.recordFailure(email, request.ip);
+        onSignInFailure('credentials');
         return reply
           .code(disabled ? 403 : 401)
           .type('text/html')

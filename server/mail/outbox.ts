@@ -57,3 +57,15 @@ export function createOutbox(log: MailLog | null): Outbox {
     },
   };
 }
+
+/** E-mails not sent yet (PENDING) and given up (FAILED), for the metrics. */
+export async function countOutbox(db: Kysely<Database>): Promise<{ pending: number; failed: number }> {
+  const row = await db
+    .selectFrom('outbox')
+    .select((eb) => [
+      eb.fn.countAll<number>().filterWhere('status', '=', 'PENDING').as('pending'),
+      eb.fn.countAll<number>().filterWhere('status', '=', 'FAILED').as('failed'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), failed: Number(row.failed) };
+}

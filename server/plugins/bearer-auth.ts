@@ -10,18 +10,24 @@ export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([OPENAPI_JSON_ROUT
  * Checks the bearer token of every API request first (onRequest), so that a caller
  * without a valid token learns nothing else, not even whether its input was valid.
  */
-export function authenticateApiRequests(verify: TokenVerifier) {
+export function authenticateApiRequests(verify: TokenVerifier, onRejected: (reason: 'missing' | 'invalid') => void = () => {}) {
   return async (request: FastifyRequest) => {
     // Judged on the matched route, not the raw URL: '/%61pi/...' routes to the API too.
     const route = request.routeOptions.url;
     if (!route?.startsWith('/api/') || PUBLIC_API_ROUTES.has(route)) return;
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header);
-    if (!match?.[1]) throw unauthorized('Jeton d’authentification manquant.');
+    if (!match?.[1]) {
+      onRejected('missing');
+      throw unauthorized('Jeton d’authentification manquant.');
+    }
     try {
       request.principal = await verify(match[1]);
     } catch (error) {
-      if (error instanceof InvalidTokenError) throw unauthorized('Jeton d’authentification invalide ou expiré.');
+      if (error instanceof InvalidTokenError) {
+        onRejected('invalid');
+        throw unauthorized('Jeton d’authentification invalide ou expiré.');
+      }
       throw error;
     }
   };
