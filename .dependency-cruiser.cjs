@@ -85,6 +85,13 @@ module.exports = {
       from: { path: '^server/', pathNot: '^server/main[.]ts$' },
       to: { path: '^server/(app|main)[.]ts$' },
     },
+    {
+      name: 'commands-stand-alone',
+      severity: 'error',
+      comment: 'The operator commands (server/cli/: npm run db:migrate, admin:create) start like main.ts; the server imports none of them.',
+      from: { path: '^server/', pathNot: '^server/cli/' },
+      to: { path: '^server/cli/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

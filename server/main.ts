@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { readConfig } from './config.ts';
+import { databaseOptions, readConfig } from './config.ts';
 import { loadTls } from './tls.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
@@ -18,9 +18,7 @@ async function start(): Promise<void> {
   // Before anything is opened: a provider without its account directory stops the start.
   const directory = identityDirectoryFor(config);
   const tls = await loadTls(config);
-  const database = await openDatabase(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl, poolMax: config.databasePoolSize } : { dataDir: path.join(config.dataDir, 'pglite') },
-  );
+  const database = await openDatabase(databaseOptions(config));
   try {
     await migrate(database);
   } catch (error) {

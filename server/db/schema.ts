@@ -152,6 +152,8 @@ export interface OutboxTable {
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: TimestampWithDefault;
+  /** SHA-256 of the file's text as applied (server/db/migrate.ts); null only before the first run that fills it in. */
+  checksum: string | null;
 }
 
 /** Migration 0004: what searches count, kept by triggers on users (read only). */
