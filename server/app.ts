@@ -27,12 +27,18 @@ import { refuseRequestsWhileClosing } from './plugins/closing.ts';
 import { answerErrors } from './plugins/error-handler.ts';
 import { registerHealth } from './plugins/health.ts';
 import { serveWeb } from './plugins/web.ts';
+import { createJobRunner, type JobClock, type JobRunner } from './jobs/runner.ts';
+import { scheduledJobs } from './jobs/index.ts';
 import type { SigningKeys } from './dev-idp/signing-keys.ts';
 import type { DemoAccountLine } from './dev-idp/pages.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: VerifiedToken | null;
+  }
+  interface FastifyInstance {
+    /** The scheduled jobs (server/jobs/): their states, and onRunFinished for the metrics. */
+    jobs: JobRunner;
   }
 }
 
@@ -49,6 +55,13 @@ export interface AppDependencies {
   demoAccounts?: readonly DemoAccountLine[];
   /** Where the log goes instead of standard output (tests read it). */
   logStream?: { write(line: string): void };
+  /**
+   * Runs the scheduled jobs (server/jobs/) from onReady to onClose: main.ts does. Off by default, as tests build
+   * many apps on databases of their own; app.jobs is there either way.
+   */
+  runJobs?: boolean;
+  /** Tests: the job runner's clock and timers. */
+  jobClock?: JobClock;
 }
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
@@ -116,6 +129,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     const delivery = createMailDelivery({ db: database.db, smtpUrl, from: config.mail.from, log: app.log.child({ component: 'mail' }) });
     app.addHook('onReady', async () => delivery.start());
     app.addHook('onClose', async () => delivery.stop());
+  }
+  const jobs = createJobRunner({
+    db: database.db,
+    jobs: scheduledJobs({ db: database.db, outboxRetentionDays: config.outboxRetentionDays }),
+    log: app.log.child({ component: 'jobs' }),
+    ...(deps.jobClock ? { clock: deps.jobClock } : {}),
+  });
+  app.decorate('jobs', jobs);
+  if (deps.runJobs) {
+    app.addHook('onReady', async () => jobs.start());
+    // Once the server has closed, before main.ts closes the database: the run under way is aborted and awaited.
+    app.addHook('onClose', async () => jobs.stop());
   }
   if (config.auth.kind === 'local') {
     if (!deps.signingKeys) throw new Error('the local identity provider needs its signing keys');

@@ -65,6 +65,8 @@ export interface ServerConfig {
    * throttle count per client only when it is set: otherwise every client has the balancer's address.
    */
   trustProxy: false | number | string[];
+  /** Days a SENT e-mail stays in the outbox (OUTBOX_RETENTION_DAYS, default 30): they hold account set-up links (server/jobs/outbox-retention.ts). */
+  outboxRetentionDays: number;
 }
 
 export const LOCAL_CLIENT_ID = 'portail-habilitations-spa';
@@ -193,6 +195,10 @@ export function readConfig(env: Env = process.env): ServerConfig {
   if (!Number.isInteger(apiRateLimitPerMinute) || apiRateLimitPerMinute < 0) {
     throw new Error(`API_RATE_LIMIT_PER_MINUTE must be a whole number, 0 for no limit (got '${env.API_RATE_LIMIT_PER_MINUTE}')`);
   }
+  const outboxRetentionDays = Number(optional(env, 'OUTBOX_RETENTION_DAYS') ?? 30);
+  if (!Number.isInteger(outboxRetentionDays) || outboxRetentionDays < 1) {
+    throw new Error(`OUTBOX_RETENTION_DAYS must be a whole number of days, 1 or more (got '${env.OUTBOX_RETENTION_DAYS}')`);
+  }
   return {
     production,
     host: optional(env, 'HOST') ?? (production ? '0.0.0.0' : 'localhost'),
@@ -220,6 +226,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     },
     apiRateLimitPerMinute,
     trustProxy: readTrustProxy(optional(env, 'TRUST_PROXY')),
+    outboxRetentionDays,
   };
 }
 

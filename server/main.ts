@@ -36,12 +36,12 @@ async function start(): Promise<void> {
   else await database.db.transaction().execute((trx) => seedReferenceData(trx));
   const signingKeys = config.auth.kind === 'local' ? await loadSigningKeys(config.dataDir) : null;
   const verifyToken = await verifierFor(config.auth, signingKeys?.publicJwks ?? null);
-  const app = await buildApp({ config, database, verifyToken, signingKeys, tls, directory, demoAccounts: withDemoData ? DEMO_ACCOUNTS : [] });
+  const app = await buildApp({ config, database, verifyToken, signingKeys, tls, directory, demoAccounts: withDemoData ? DEMO_ACCOUNTS : [], runJobs: true });
 
   // Graceful stop (a deployment, a scale-in): refuse what comes (new connections refused, a request arriving on
   // an open connection answered 503 by Fastify's return503OnClosing), finish the requests under way, then stop
   // the e-mail delivery loop (an onClose hook, run once the server has closed) and close the pool. Bounded: a
-  // request that never ends, or a second signal, ends the process with code 1.
+  // request that never ends, or a second signal, ends the process with code 1. The scheduled jobs stop there too.
   let stopping = false;
   // Answers not yet sent when the stop begins close their connection once sent: Node closes only the connections
   // idle at that moment, and a kept-alive one would otherwise hold the stop until its keep-alive timeout (72 s).

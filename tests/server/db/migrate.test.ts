@@ -20,6 +20,7 @@ const TABLES = [
   'role_assignments',
   'role_permissions',
   'roles',
+  'scheduled_jobs',
   'schema_migrations',
   'user_counts',
   'user_name_ranges',
