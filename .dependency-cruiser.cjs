@@ -55,7 +55,7 @@ module.exports = {
       severity: 'error',
       comment: 'Use cases know nothing of HTTP, the local provider or the seed.',
       from: { path: '^server/features/' },
-      to: { path: '^server/(api/|plugins/|dev-idp/|seed/|app[.]ts$|main[.]ts$)', ...values },
+      to: { path: '^server/(api/|plugins/|dev-idp/|seed/|jobs/|app[.]ts$|main[.]ts$)', ...values },
     },
     {
       name: 'only-services-orchestrate',
@@ -69,7 +69,14 @@ module.exports = {
       severity: 'error',
       comment: 'The identity directory and the mail are adapters: they import the database, never a feature, the API or each other.',
       from: { path: '^server/(identity|mail)/' },
-      to: { path: '^server/(features/|api/|plugins/|dev-idp/|seed/|app[.]ts$)', ...values },
+      to: { path: '^server/(features/|api/|plugins/|dev-idp/|seed/|jobs/|app[.]ts$)', ...values },
+    },
+    {
+      name: 'jobs-below-the-start',
+      severity: 'error',
+      comment: 'Scheduled jobs (server/jobs/) use services, adapters and the database; never HTTP, the local provider or the seed. Features and adapters never import them.',
+      from: { path: '^server/jobs/' },
+      to: { path: '^server/(api/|plugins/|dev-idp/|seed/|cli/|app[.]ts$|main[.]ts$)', ...values },
     },
     {
       name: 'dev-idp-apart',
@@ -84,6 +91,13 @@ module.exports = {
       comment: 'app.ts and main.ts assemble the server; nothing of it imports them.',
       from: { path: '^server/', pathNot: '^server/main[.]ts$' },
       to: { path: '^server/(app|main)[.]ts$' },
+    },
+    {
+      name: 'commands-stand-alone',
+      severity: 'error',
+      comment: 'The operator commands (server/cli/: npm run db:migrate, admin:create) start like main.ts; the server imports none of them.',
+      from: { path: '^server/', pathNot: '^server/cli/' },
+      to: { path: '^server/cli/' },
     },
   ],
   options: {

@@ -30,6 +30,8 @@ import { serveWeb } from './plugins/web.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { requestIdFor, traceBindingsOf } from './plugins/tracing.ts';
 import { createMetrics, type PortalMetrics } from './observability/metrics.ts';
+import { createJobRunner, type JobClock, type JobRunner } from './jobs/runner.ts';
+import { scheduledJobs } from './jobs/index.ts';
 import type { SigningKeys } from './dev-idp/signing-keys.ts';
 import type { DemoAccountLine } from './dev-idp/pages.ts';
 
@@ -40,6 +42,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The app's metrics (GET /metrics): parts started beside the app (the job runner) count in them too. */
     metrics: PortalMetrics;
+    /** The scheduled jobs (server/jobs/): their states, and onRunFinished for the metrics. */
+    jobs: JobRunner;
   }
 }
 
@@ -59,6 +63,13 @@ export interface AppDependencies {
   demoAccounts?: readonly DemoAccountLine[];
   /** Where the log goes instead of standard output (tests read it). */
   logStream?: { write(line: string): void };
+  /**
+   * Runs the scheduled jobs (server/jobs/) from onReady to onClose: main.ts does. Off by default, as tests build
+   * many apps on databases of their own; app.jobs is there either way.
+   */
+  runJobs?: boolean;
+  /** Tests: the job runner's clock and timers. */
+  jobClock?: JobClock;
 }
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
@@ -133,6 +144,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     const delivery = createMailDelivery({ db: database.db, smtpUrl, from: config.mail.from, log: app.log.child({ component: 'mail' }) });
     app.addHook('onReady', async () => delivery.start());
     app.addHook('onClose', async () => delivery.stop());
+  }
+  const jobs = createJobRunner({
+    db: database.db,
+    jobs: scheduledJobs({ db: database.db, outboxRetentionDays: config.outboxRetentionDays }),
+    log: app.log.child({ component: 'jobs' }),
+    ...(deps.jobClock ? { clock: deps.jobClock } : {}),
+  });
+  app.decorate('jobs', jobs);
+  jobs.onRunFinished(({ job, outcome, durationMs }) => metrics.jobFinished({ job, outcome, seconds: durationMs / 1000 }));
+  if (deps.runJobs) {
+    app.addHook('onReady', async () => jobs.start());
+    // Once the server has closed, before main.ts closes the database: the run under way is aborted and awaited.
+    app.addHook('onClose', async () => jobs.stop());
   }
   if (config.auth.kind === 'local') {
     if (!deps.signingKeys) throw new Error('the local identity provider needs its signing keys');

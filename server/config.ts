@@ -67,6 +67,8 @@ export interface ServerConfig {
   trustProxy: false | number | string[];
   /** Bearer secret of GET /metrics (METRICS_TOKEN, 32 characters or more); null: no /metrics route. */
   metricsToken: string | null;
+  /** Days a SENT e-mail stays in the outbox (OUTBOX_RETENTION_DAYS, default 30): they hold account set-up links (server/jobs/outbox-retention.ts). */
+  outboxRetentionDays: number;
 }
 
 export const LOCAL_CLIENT_ID = 'portail-habilitations-spa';
@@ -164,6 +166,21 @@ function readGraph(env: Env, kind: IdentityProviderKind): GraphConfig | null {
   };
 }
 
+/** Where the data lives: all that the commands working on the database alone (npm run db:migrate) read. */
+export type DatabaseConfig = Pick<ServerConfig, 'dataDir' | 'databaseUrl' | 'databasePoolSize'>;
+
+export function readDatabaseConfig(env: Env = process.env): DatabaseConfig {
+  const dataDir = path.resolve(optional(env, 'DATA_DIR') ?? '.data');
+  const databasePoolSize = Number(optional(env, 'DATABASE_POOL_SIZE') ?? 10);
+  if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1) throw new Error(`DATABASE_POOL_SIZE must be a positive whole number (got '${env.DATABASE_POOL_SIZE}')`);
+  return { dataDir, databaseUrl: optional(env, 'DATABASE_URL'), databasePoolSize };
+}
+
+/** openDatabase's options for these settings: PostgreSQL with DATABASE_URL, else PGlite in <DATA_DIR>/pglite. */
+export function databaseOptions(config: DatabaseConfig): { databaseUrl: string; poolMax: number } | { dataDir: string } {
+  return config.databaseUrl ? { databaseUrl: config.databaseUrl, poolMax: config.databasePoolSize } : { dataDir: path.join(config.dataDir, 'pglite') };
+}
+
 export function readConfig(env: Env = process.env): ServerConfig {
   const production = env.NODE_ENV === 'production';
   const port = Number(optional(env, 'PORT') ?? 8443);
@@ -174,9 +191,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
   else if (tlsSetting === 'self-signed') tls = { mode: 'self-signed' };
   else tls = { mode: 'files', certFile: required(env, 'TLS_CERT_FILE'), keyFile: required(env, 'TLS_KEY_FILE') };
   const publicOrigin = (optional(env, 'PUBLIC_ORIGIN') ?? (production ? required(env, 'PUBLIC_ORIGIN') : `https://localhost:${port}`)).replace(/\/$/, '');
-  const dataDir = path.resolve(optional(env, 'DATA_DIR') ?? '.data');
-  const databasePoolSize = Number(optional(env, 'DATABASE_POOL_SIZE') ?? 10);
-  if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1) throw new Error(`DATABASE_POOL_SIZE must be a positive whole number (got '${env.DATABASE_POOL_SIZE}')`);
+  const { dataDir, databaseUrl, databasePoolSize } = readDatabaseConfig(env);
   const auth = readAuth(env, production, publicOrigin);
   const apiRateLimitPerMinute = Number(optional(env, 'API_RATE_LIMIT_PER_MINUTE') ?? 600);
   if (!Number.isInteger(apiRateLimitPerMinute) || apiRateLimitPerMinute < 0) {
@@ -186,6 +201,10 @@ export function readConfig(env: Env = process.env): ServerConfig {
   if (metricsToken !== null && !/^[\x21-\x7e]{32,}$/.test(metricsToken)) {
     throw new Error('METRICS_TOKEN must be at least 32 printable characters without spaces (e.g. openssl rand -hex 32)');
   }
+  const outboxRetentionDays = Number(optional(env, 'OUTBOX_RETENTION_DAYS') ?? 30);
+  if (!Number.isInteger(outboxRetentionDays) || outboxRetentionDays < 1) {
+    throw new Error(`OUTBOX_RETENTION_DAYS must be a whole number of days, 1 or more (got '${env.OUTBOX_RETENTION_DAYS}')`);
+  }
   return {
     production,
     host: optional(env, 'HOST') ?? (production ? '0.0.0.0' : 'localhost'),
@@ -193,7 +212,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     publicOrigin,
     tls,
     dataDir,
-    databaseUrl: optional(env, 'DATABASE_URL'),
+    databaseUrl,
     databasePoolSize,
     auth,
     graph: readGraph(env, auth.kind),
@@ -214,6 +233,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     apiRateLimitPerMinute,
     trustProxy: readTrustProxy(optional(env, 'TRUST_PROXY')),
     metricsToken,
+    outboxRetentionDays,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { readConfig } from './config.ts';
+import { databaseOptions, readConfig } from './config.ts';
 import { loadTls } from './tls.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
@@ -23,9 +23,7 @@ async function start(): Promise<void> {
   // Before anything is opened: a provider without its account directory stops the start.
   const directory = identityDirectoryFor(config);
   const tls = await loadTls(config);
-  const database = await openDatabase(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl, poolMax: config.databasePoolSize } : { dataDir: path.join(config.dataDir, 'pglite') },
-  );
+  const database = await openDatabase(databaseOptions(config));
   try {
     await migrate(database);
   } catch (error) {
@@ -44,12 +42,12 @@ async function start(): Promise<void> {
   else await database.db.transaction().execute((trx) => seedReferenceData(trx));
   const signingKeys = config.auth.kind === 'local' ? await loadSigningKeys(config.dataDir) : null;
   const verifyToken = await verifierFor(config.auth, signingKeys?.publicJwks ?? null);
-  const app = await buildApp({ config, database, verifyToken, signingKeys, tls, directory, demoAccounts: withDemoData ? DEMO_ACCOUNTS : [] });
+  const app = await buildApp({ config, database, verifyToken, signingKeys, tls, directory, demoAccounts: withDemoData ? DEMO_ACCOUNTS : [], runJobs: true });
 
   // Graceful stop (a deployment, a scale-in): refuse what comes (new connections refused, a request arriving on
   // an open connection answered 503 by Fastify's return503OnClosing), finish the requests under way, then stop
   // the e-mail delivery loop (an onClose hook, run once the server has closed) and close the pool. Bounded: a
-  // request that never ends, or a second signal, ends the process with code 1.
+  // request that never ends, or a second signal, ends the process with code 1. The scheduled jobs stop there too.
   let stopping = false;
   // Answers not yet sent when the stop begins close their connection once sent: Node closes only the connections
   // idle at that moment, and a kept-alive one would otherwise hold the stop until its keep-alive timeout (72 s).

@@ -152,6 +152,20 @@ export interface OutboxTable {
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: TimestampWithDefault;
+  /** SHA-256 of the file's text as applied (server/db/migrate.ts); null only before the first run that fills it in. */
+  checksum: string | null;
+}
+
+/** Migration 0006: the scheduled jobs' state (server/jobs/runner.ts). */
+export interface ScheduledJobsTable {
+  name: string;
+  next_run_at: Timestamp;
+  running_since: Timestamp | null;
+  running_owner: string | null;
+  last_started_at: Timestamp | null;
+  last_finished_at: Timestamp | null;
+  last_outcome: 'succeeded' | 'failed' | null;
+  last_error: string | null;
 }
 
 /** Migration 0004: what searches count, kept by triggers on users (read only). */
@@ -178,6 +192,7 @@ export interface Database {
   invitations: InvitationsTable;
   identity_accounts: IdentityAccountsTable;
   schema_migrations: SchemaMigrationsTable;
+  scheduled_jobs: ScheduledJobsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -22,7 +22,34 @@ export interface GraphDirectoryOptions {
   timeoutMs?: number;
   /** Milliseconds since the epoch; tests move it. */
   now?: () => number;
+  /** Waits before a retry; tests move their clock instead of waiting. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Throttling (429) and unavailability (503): how many times a call is sent at most, and how long it may wait in all. */
+  retry?: Partial<RetryPolicy>;
 }
+
+/**
+ * Microsoft Graph throttles (429) and is sometimes unavailable (503), both with a Retry-After in seconds or as
+ * an HTTP date. A call that is safe to repeat is sent again after that wait (without one: 1 s, 2 s, 4 s…),
+ * while attempts and the total wait allow; a Retry-After longer than what is left of the total wait ends the
+ * retries at once. The person's request is waiting meanwhile (and its transaction is open), hence the small total.
+ */
+export interface RetryPolicy {
+  maxAttempts: number;
+  maxTotalWaitMs: number;
+}
+export const GRAPH_RETRY: Readonly<RetryPolicy> = { maxAttempts: 4, maxTotalWaitMs: 10_000 };
+const FIRST_BACKOFF_MS = 1000;
+
+/**
+ * Which refusals a call may be sent again after:
+ * - 'repeatable': GET, PATCH of a given body (the same end state however often it is applied), DELETE
+ *   counting 404 as done, the client-credentials token request: on 429 and 503.
+ * - 'unprocessed-only': POST /users (a new account each time it is processed): on 429 only, which Graph
+ *   answers before processing the request. A 503 may come after the account was made; sending it again would
+ *   meet that account as "already exists" and reuse it as somebody else's (never deleted on undo), so it fails.
+ */
+type Retries = 'repeatable' | 'unprocessed-only';
 
 /** A refusal of Microsoft Graph or of its token endpoint, with their error code and message (never the secret). */
 export class GraphDirectoryError extends IdentityDirectoryError {
@@ -61,6 +88,8 @@ export class GraphIdentityDirectory implements IdentityDirectory {
   private readonly tokenUrl: string;
   private readonly timeoutMs: number;
   private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly retry: RetryPolicy;
   private token: CachedToken | null = null;
   private pendingToken: Promise<string> | null = null;
 
@@ -71,6 +100,8 @@ export class GraphIdentityDirectory implements IdentityDirectory {
     this.tokenUrl = `${loginBase}/${encodeURIComponent(options.tenantId)}/oauth2/v2.0/token`;
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.retry = { ...GRAPH_RETRY, ...options.retry };
   }
 
   /**
@@ -89,7 +120,7 @@ export class GraphIdentityDirectory implements IdentityDirectory {
         identities: [this.emailIdentity(input.email)],
         passwordProfile: { password, forceChangePasswordNextSignIn: true },
         passwordPolicies: 'DisablePasswordExpiration',
-      }, [password]);
+      }, [password], { retries: 'unprocessed-only' });
       if (!created?.id) throw new GraphDirectoryError('Microsoft Graph a créé le compte sans en donner l’identifiant.', 502, 'MissingId');
       return { subject: created.id, reused: false };
     } catch (error) {
@@ -149,19 +180,22 @@ export class GraphIdentityDirectory implements IdentityDirectory {
     return found?.value?.[0]?.id ?? null;
   }
 
-  /** One Graph call with the application's token; a token Graph refuses (401) is renewed once. */
+  /**
+   * One Graph call with the application's token; a token Graph refuses (401) is renewed once. Every call but
+   * POST /users is repeatable (see Retries): the writes are PATCHes of a given body and DELETEs counting 404 as done.
+   */
   private async call<T = Json>(
     method: string,
     path: string,
     body?: Json,
     secrets: readonly string[] = [],
-    { notFoundIsDone = false }: { notFoundIsDone?: boolean } = {},
+    { notFoundIsDone = false, retries = 'repeatable' }: { notFoundIsDone?: boolean; retries?: Retries } = {},
   ): Promise<T | null> {
     for (let attempt = 1; ; attempt++) {
       const token = await this.accessToken();
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await this.send(`${this.graphBase}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const response = await this.sendRetrying(`${this.graphBase}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }, retries);
       const text = await response.text();
       if (response.status === 401 && attempt === 1) {
         this.token = null;
@@ -197,11 +231,11 @@ export class GraphIdentityDirectory implements IdentityDirectory {
       client_secret: this.options.clientSecret,
       scope: GRAPH_SCOPE,
     });
-    const response = await this.send(this.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form.toString(),
-    });
+    const response = await this.sendRetrying(
+      this.tokenUrl,
+      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form.toString() },
+      'repeatable',
+    );
     const text = await response.text();
     let parsed: Json = {};
     try {
@@ -218,6 +252,21 @@ export class GraphIdentityDirectory implements IdentityDirectory {
     const lifetime = Number(parsed.expires_in);
     this.token = { value: accessToken, expiresAt: this.now() + (Number.isFinite(lifetime) && lifetime > 0 ? lifetime : 3600) * 1000 };
     return accessToken;
+  }
+
+  /** send(), again after a 429 (and a 503 when `retries` allows) as Retry-After says, within this.retry; answers the last response. */
+  private async sendRetrying(url: string, init: RequestInit, retries: Retries): Promise<Response> {
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      const response = await this.send(url, init);
+      const retryable = response.status === 429 || (response.status === 503 && retries === 'repeatable');
+      if (!retryable || attempt >= this.retry.maxAttempts) return response;
+      const wait = retryAfterMs(response.headers.get('retry-after'), this.now()) ?? FIRST_BACKOFF_MS * 2 ** (attempt - 1);
+      if (waited + wait > this.retry.maxTotalWaitMs) return response;
+      await response.body?.cancel();
+      waited += wait;
+      await this.sleep(wait);
+    }
   }
 
   private async send(url: string, init: RequestInit): Promise<Response> {
@@ -245,6 +294,15 @@ export function identityDirectoryFor(config: Pick<ServerConfig, 'auth' | 'graph'
     throw new Error(`IDENTITY_PROVIDER=${config.auth.kind} needs an account directory: Missing required environment variable: GRAPH_TENANT_ID`);
   }
   return new GraphIdentityDirectory(config.graph);
+}
+
+/** Retry-After in milliseconds from `now`: whole seconds, or an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(value: string | null, now: number): number | null {
+  const text = value?.trim();
+  if (!text) return null;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
 /** Graph's error body: { error: { code, message } }. */

@@ -69,3 +69,24 @@ export async function countOutbox(db: Kysely<Database>): Promise<{ pending: numb
     .executeTakeFirstOrThrow();
   return { pending: Number(row.pending), failed: Number(row.failed) };
 }
+
+/**
+ * Deletes SENT e-mails sent before `sentBefore`, `batchSize` rows per statement (short statements, short
+ * locks) until none is left or `signal` aborts; answers how many. PENDING and FAILED rows are never deleted:
+ * they are still to be sent, or to be looked at.
+ */
+export async function purgeSentMail(db: Kysely<Database>, sentBefore: Date, { batchSize = 1000, signal }: { batchSize?: number; signal?: AbortSignal } = {}): Promise<number> {
+  let purged = 0;
+  while (!signal?.aborted) {
+    const result = await db
+      .deleteFrom('outbox')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('outbox').select('id').where('status', '=', 'SENT').where('sent_at', '<', sentBefore).orderBy('id').limit(batchSize),
+      )
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    purged += deleted;
+    if (deleted < batchSize) break;
+  }
+  return purged;
+}

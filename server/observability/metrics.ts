@@ -21,7 +21,7 @@ export interface PortalMetrics {
   /** An API request whose bearer token was missing, invalid or expired. */
   tokenRejected(reason: 'missing' | 'invalid'): void;
   /** A scheduled job's run that ended. */
-  jobFinished(run: { job: string; outcome: 'succeeded' | 'failed'; seconds: number }): void;
+  jobFinished(run: { job: string; outcome: 'succeeded' | 'failed' | 'interrupted'; seconds: number }): void;
   /** The gauges' sources, given once the parts that own them exist. */
   readFrom(sources: MetricsSources): void;
 }
@@ -78,7 +78,7 @@ export function createMetrics(options: { version: string; log?: { warn(object: o
   });
   const jobRuns = new Counter({
     name: 'portail_job_runs_total',
-    help: 'Runs of the scheduled jobs that ended, by job and outcome.',
+    help: 'Runs of the scheduled jobs that ended, by job and outcome (succeeded, failed, or interrupted by a stopped node).',
     labelNames: ['job', 'outcome'],
     registers: [registry],
   });
@@ -151,7 +151,8 @@ export function createMetrics(options: { version: string; log?: { warn(object: o
     },
     jobFinished({ job, outcome, seconds }) {
       jobRuns.inc({ job, outcome });
-      jobDurations.observe({ job }, seconds);
+      // An interrupted run's time is only the time since it began on a node that stopped: not a duration.
+      if (outcome !== 'interrupted') jobDurations.observe({ job }, seconds);
     },
     readFrom(given) {
       Object.assign(sources, given);

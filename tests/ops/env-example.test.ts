@@ -10,6 +10,9 @@ function filesUnder(folder: string): string[] {
   });
 }
 
+/** What the system sets, not the operator (admin:create names who ran it from USER). */
+const SYSTEM_VARIABLES = new Set(['USER', 'LOGNAME', 'HOME', 'HOSTNAME', 'PATH']);
+
 /** Names read with required(env, 'X'), optional(env, 'X'), env.X or process.env.X anywhere in server/. */
 function settingsReadByTheServer(): string[] {
   const names = new Set<string>();
@@ -18,7 +21,7 @@ function settingsReadByTheServer(): string[] {
     for (const match of text.matchAll(/(?:required|optional|[a-zA-Z]+Setting)\(env, '([A-Z][A-Z0-9_]*)'/g)) names.add(match[1]!);
     for (const match of text.matchAll(/\b(?:process\.)?env\.([A-Z][A-Z0-9_]*)/g)) names.add(match[1]!);
   }
-  return [...names].sort();
+  return [...names].filter((name) => !SYSTEM_VARIABLES.has(name)).sort();
 }
 
 describe('.env.example', () => {

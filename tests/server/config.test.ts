@@ -130,6 +130,17 @@ describe('readConfig in production', () => {
     expect(() => readConfig(env)).toThrowError(new Error('Missing required environment variable: TLS_CERT_FILE'));
   });
 
+  it('keeps sent e-mails 30 days unless OUTBOX_RETENTION_DAYS says otherwise', () => {
+    expect(readConfig({}).outboxRetentionDays).toBe(30);
+    expect(readConfig({ OUTBOX_RETENTION_DAYS: '7' }).outboxRetentionDays).toBe(7);
+  });
+
+  it('refuses an OUTBOX_RETENTION_DAYS that is not a whole number of days from 1', () => {
+    for (const value of ['0', '-3', '1.5', 'trente']) {
+      expect(() => readConfig({ OUTBOX_RETENTION_DAYS: value })).toThrow(`OUTBOX_RETENTION_DAYS must be a whole number of days, 1 or more (got '${value}')`);
+    }
+  });
+
   it('listens on 0.0.0.0 by default', () => {
     const config = readConfig(b2c);
     expect(config.production).toBe(true);

@@ -95,6 +95,15 @@ for (const backend of backends) {
       expect(after.failed).toBe(before.failed! + 1);
     });
 
+    it('counts the scheduled jobs’ runs by job and outcome, with their durations', async () => {
+      const before = sample(await scrape(), 'portail_job_runs_total', { job: 'outbox.retention', outcome: 'succeeded' }) ?? 0;
+      const events = await t.app.jobs.tick();
+      expect(events.map((e) => [e.job, e.outcome])).toContainEqual(['outbox.retention', 'succeeded']);
+      const after = await scrape();
+      expect(sample(after, 'portail_job_runs_total', { job: 'outbox.retention', outcome: 'succeeded' })).toBe(before + 1);
+      expect(sample(after, 'portail_job_run_duration_seconds_count', { job: 'outbox.retention' })).toBeGreaterThanOrEqual(1);
+    });
+
     it(`reports the database pool ${backend.name === 'postgres' ? 'in use and waiting' : '(none on PGlite)'}`, async () => {
       const text = await scrape();
       if (backend.name === 'postgres') {

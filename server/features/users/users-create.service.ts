@@ -1,7 +1,8 @@
 // Creating a user (createUser, createUserComplete): one unit of work holding the user, their assignments,
 // the audit entry and the invitation e-mail; the identity account last, just before commit.
 import type { Actor } from '../../core/actor.ts';
-import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
+import type { UserRow } from '../../db/schema.ts';
+import { inTransaction, type StepLog, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { accountInvitationMail } from '../../mail/templates.ts';
 import { changedFields } from '../audit/audit.model.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
@@ -15,8 +16,24 @@ import { accountOf, describeAssignments, diffAssignments, personalFields, userAu
 import { requireCanCreateUsers } from './users.policy.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 
-export function usersCreateService(deps: UsersDeps) {
+/**
+ * Last in the unit of work of a creation: the user's sign-in account at the identity directory (undone if the
+ * unit of work fails: a remote directory cannot roll back with the database), then the e-mail inviting them
+ * to sign in the first time. Answers the user with their subject, and the e-mail's outbox id.
+ */
+export async function openAccountAndInvite(deps: UsersDeps, uow: UnitOfWork, inserted: UserRow): Promise<{ user: UserRow; outboxId: number }> {
   const { db, directory, outbox } = deps;
+  const account = await directory.createAccount(uow.trx, accountOf(inserted));
+  // Never a reused account: it was nobody's before and stays.
+  if (!account.reused && directory.kind !== 'local') uow.onRollback({ what: 'deleteAccount', run: () => directory.deleteAccount(db, account.subject) });
+  const user = await setAuthId(uow.trx, inserted.id, account.subject);
+  const setupUrl = deps.accountSetupUrl(account.subject);
+  const outboxId = await outbox.enqueue(uow, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl }));
+  return { user, outboxId };
+}
+
+export function usersCreateService(deps: UsersDeps) {
+  const { db } = deps;
 
   /** The answer holds all of the new user's assignments. */
   async function create(actor: Actor, { fields, roles }: NewUserCommand, log: StepLog): Promise<SeenUser> {
@@ -33,12 +50,7 @@ export function usersCreateService(deps: UsersDeps) {
           const assignments = await loadAssignments(trx, [inserted.id]);
           const changes = changedFields({}, { ...personalFields(inserted), isActive: true, assignments: describeAssignments(assignments) });
           await writeAudit(trx, { ...userAuditEntry(actor, inserted.id, assignments), action: 'user.create', changes });
-          const account = await directory.createAccount(trx, accountOf(inserted));
-          // A remote directory cannot roll back with us: undo the account it created (never a reused one, which was nobody's before and stays).
-          if (!account.reused && directory.kind !== 'local') uow.onRollback({ what: 'deleteAccount', run: () => directory.deleteAccount(db, account.subject) });
-          const user = await setAuthId(trx, inserted.id, account.subject);
-          const setupUrl = deps.accountSetupUrl(account.subject);
-          await outbox.enqueue(uow, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl }));
+          const { user } = await openAccountAndInvite(deps, uow, inserted);
           return { user, assignments };
         },
         log,

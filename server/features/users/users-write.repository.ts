@@ -1,6 +1,6 @@
 // Writing users: always inside the caller's transaction (one per request), never committing on its own.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, UserRow, UserUpdate } from '../../db/schema.ts';
+import type { Database, UserRow, UserType, UserUpdate } from '../../db/schema.ts';
 import type { AssignmentDiff, NewUserFields } from './users.model.ts';
 
 /** Case-insensitive, as the unique index users_email_lower_key. */
@@ -10,8 +10,8 @@ export async function emailInUse(trx: Kysely<Database>, email: string, exceptUse
   return (await query.limit(1).executeTakeFirst()) !== undefined;
 }
 
-/** A new ORGANIZATION user, without identity yet (auth_id set once the directory answers). */
-export async function insertUser(trx: Transaction<Database>, fields: NewUserFields): Promise<UserRow> {
+/** A new user (ORGANIZATION unless said), without identity yet (auth_id set once the directory answers). */
+export async function insertUser(trx: Transaction<Database>, fields: NewUserFields, userType: UserType = 'ORGANIZATION'): Promise<UserRow> {
   return trx
     .insertInto('users')
     .values({
@@ -26,11 +26,40 @@ export async function insertUser(trx: Transaction<Database>, fields: NewUserFiel
       postal_code: fields.postalCode,
       city: fields.city,
       metadata: null,
-      user_type: 'ORGANIZATION',
+      user_type: userType,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** A back-office user's own permissions (user_permissions). */
+export async function grantPermissions(trx: Transaction<Database>, userId: string, codes: readonly string[]): Promise<void> {
+  if (codes.length) await trx.insertInto('user_permissions').values(codes.map((code) => ({ user_id: userId, permission_code: code }))).execute();
+}
+
+/** Every permission code the portal knows (reference data), in code order. */
+export async function allPermissionCodes(trx: Kysely<Database>): Promise<string[]> {
+  return (await trx.selectFrom('permissions').select('code').orderBy('code').execute()).map((row) => row.code);
+}
+
+/** E-mails of the active back-office users who may create users: the back-office administrators. */
+export async function activeBackOfficeAdministrators(trx: Kysely<Database>): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('users')
+    .select('email')
+    .where('user_type', '=', 'BACKOFFICE')
+    .where('is_active', '=', true)
+    .where((eb) => eb.exists(eb.selectFrom('user_permissions').select('user_id').whereRef('user_permissions.user_id', '=', 'users.id').where('permission_code', '=', 'USER_CREATE')))
+    .orderBy('email')
+    .execute();
+  return rows.map((row) => row.email);
+}
+
+/** Serializes the creations of back-office administrators (npm run admin:create) until the transaction ends. */
+export async function lockBackOfficeAdministrators(trx: Transaction<Database>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${BACK_OFFICE_LOCK_KEY}::bigint)`.execute(trx);
+}
+const BACK_OFFICE_LOCK_KEY = 4_870_231_379;
 
 export async function setAuthId(trx: Transaction<Database>, userId: string, subject: string): Promise<UserRow> {
   return trx.updateTable('users').set({ auth_id: subject }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();

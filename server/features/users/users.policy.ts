@@ -1,4 +1,4 @@
-import { forbidden, notFound } from '../../core/errors.ts';
+import { conflict, forbidden, notFound } from '../../core/errors.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { UserScope } from './users.model.ts';
 import { canSeeRole, coversOrganization, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from '../../core/policy.ts';
@@ -53,6 +53,16 @@ export function requireCanListUsers(actor: Actor): void {
 /** Before looking the user up: a decision that does not depend on whether the user exists. */
 export function requireCanReadUser(actor: Actor, targetId: string): void {
   if (targetId !== actor.userId) requirePermission(actor, 'USER_LIST');
+}
+
+/**
+ * npm run admin:create makes the first back-office administrator of a database: refused while an active one
+ * exists, unless the operator forces it (--force).
+ */
+export function requireFirstBackOfficeAdministrator(existing: readonly string[], force: boolean): void {
+  if (existing.length > 0 && !force) {
+    throw conflict(`Un administrateur du back-office existe déjà (${existing.join(', ')}). Pour en créer un autre, relancez la commande avec --force.`);
+  }
 }
 
 export function requireCanCreateUsers(actor: Actor): void {

@@ -1,4 +1,5 @@
 // The users use cases, one object for the API: reads, creation, changes, permanent delete.
+import { usersBackOfficeService } from './users-backoffice.service.ts';
 import { usersCreateService } from './users-create.service.ts';
 import { usersEditService } from './users-edit.service.ts';
 import { fullDetailsOf, usersReadService } from './users-read.service.ts';
@@ -12,6 +13,7 @@ export function usersService(deps: UsersDeps) {
   return {
     ...usersReadService(deps),
     ...usersCreateService(deps),
+    ...usersBackOfficeService(deps),
     ...usersEditService(deps),
     /** The edit page's view of a user just changed. */
     fullDetailsOf: (actor: Actor, found: VisibleUser) => fullDetailsOf(deps.db, actor, found),

@@ -1,9 +1,10 @@
-import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { appendFile, copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MIGRATIONS_DIR, migrate, type MigrateResult } from '../../../server/db/migrate.ts';
+import { DEFAULT_MIGRATIONS_DIR, migrate, MigrationChangedError, type MigrateResult } from '../../../server/db/migrate.ts';
 import type { DatabaseHandle } from '../../../server/db/database.ts';
 import { backends, createTestDatabase, type TestDatabase } from './test-databases.ts';
 
@@ -19,6 +20,7 @@ const TABLES = [
   'role_assignments',
   'role_permissions',
   'roles',
+  'scheduled_jobs',
   'schema_migrations',
   'user_counts',
   'user_name_ranges',
@@ -32,6 +34,18 @@ const migrationFiles = async () => (await readdir(DEFAULT_MIGRATIONS_DIR)).filte
 async function appliedNames(handle: DatabaseHandle): Promise<string[]> {
   const rows = await handle.db.selectFrom('schema_migrations').select('name').orderBy('name').execute();
   return rows.map((row) => row.name);
+}
+
+/** A copy of the migrations folder, to change a file of it without touching the project's. */
+async function copyOfMigrations(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'portail-migrations-'));
+  for (const file of await migrationFiles()) await copyFile(path.join(DEFAULT_MIGRATIONS_DIR, file), path.join(dir, file));
+  return dir;
+}
+
+async function recordedChecksums(handle: DatabaseHandle): Promise<Record<string, string | null>> {
+  const rows = await handle.db.selectFrom('schema_migrations').select(['name', 'checksum']).orderBy('name').execute();
+  return Object.fromEntries(rows.map((row) => [row.name, row.checksum]));
 }
 
 async function tableExists(handle: DatabaseHandle, table: string): Promise<boolean> {
@@ -81,6 +95,48 @@ describe.each(backends)('migrations on $name', (backend) => {
     ]);
   });
 
+  it('records the SHA-256 of each applied file', async () => {
+    const expected: Record<string, string> = {};
+    for (const file of await migrationFiles()) {
+      expected[file] = createHash('sha256').update(await readFile(path.join(DEFAULT_MIGRATIONS_DIR, file), 'utf8')).digest('hex');
+    }
+    expect(await recordedChecksums(testDb.handle)).toEqual(expected);
+  });
+
+  it('fills in the checksums of files recorded before checksums existed, from the files as they are', async () => {
+    const before = await recordedChecksums(testDb.handle);
+    await testDb.handle.db.updateTable('schema_migrations').set({ checksum: null }).execute();
+    expect(await migrate(testDb.handle)).toEqual({ applied: [] });
+    expect(await recordedChecksums(testDb.handle)).toEqual(before);
+  });
+
+  it('refuses a migration edited after it was applied, naming the file, and applies no other', async () => {
+    const dir = await copyOfMigrations();
+    try {
+      await appendFile(path.join(dir, '0002_audit_outbox.sql'), '\n-- edited afterwards\n');
+      await writeFile(path.join(dir, '9002_new.sql'), 'CREATE TABLE after_an_edit (id integer);\n');
+      const before = await recordedChecksums(testDb.handle);
+      const error = await migrate(testDb.handle, { migrationsDir: dir }).then(() => null, (e: unknown) => e);
+      expect(error).toBeInstanceOf(MigrationChangedError);
+      expect((error as Error).message).toMatch(/0002_audit_outbox\.sql a été modifiée après avoir été appliquée/);
+      expect(await tableExists(testDb.handle, 'after_an_edit')).toBe(false);
+      expect(await recordedChecksums(testDb.handle)).toEqual(before);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('counts a file whose only change is Windows line endings as the same file', async () => {
+    const dir = await copyOfMigrations();
+    try {
+      const file = path.join(dir, '0003_outbox_retry.sql');
+      await writeFile(file, (await readFile(file, 'utf8')).replace(/\n/g, '\r\n'));
+      await expect(migrate(testDb.handle, { migrationsDir: dir })).resolves.toEqual({ applied: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('applies nothing when run again', async () => {
     const before = await appliedNames(testDb.handle);
     expect(await migrate(testDb.handle)).toEqual({ applied: [] });
@@ -88,9 +144,8 @@ describe.each(backends)('migrations on $name', (backend) => {
   });
 
   it('throws an error naming a broken migration and keeps none of its statements', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'portail-migrations-'));
+    const dir = await copyOfMigrations();
     try {
-      for (const file of await migrationFiles()) await copyFile(path.join(DEFAULT_MIGRATIONS_DIR, file), path.join(dir, file));
       await writeFile(
         path.join(dir, '9001_broken.sql'),
         'CREATE TABLE broken_partial (id integer);\nALTER TABLE users ADD COLUMN broken_column text;\nINSERT INTO no_such_table VALUES (1);\n',

@@ -9,6 +9,7 @@ import { DEMO_ACCOUNTS } from '../../../server/seed/seed.ts';
 import { loadSigningKeys, type SigningKeys } from '../../../server/dev-idp/signing-keys.ts';
 import { verifierFor } from '../../../server/identity/token-verifier.ts';
 import type { IdentityDirectory } from '../../../server/identity/directory.ts';
+import type { JobClock } from '../../../server/jobs/runner.ts';
 import type { DatabaseHandle } from '../../../server/db/database.ts';
 import { createSeededTestDatabase, type Backend, type TestDatabase } from '../db/test-databases.ts';
 
@@ -34,6 +35,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Receives the server's log lines (JSON), at the LOG_LEVEL of `env` (silent by default). */
   logStream?: { write(line: string): void };
+  /** Runs the scheduled jobs, on this clock (tests/server/support/fake-clock.ts). */
+  jobClock?: JobClock;
 }
 
 /** The real server, in-process, on a fresh migrated and seeded database of the given backend. */
@@ -52,6 +55,7 @@ export async function startTestApp(backend: Backend, options: TestAppOptions = {
     demoAccounts: DEMO_ACCOUNTS,
     ...(options.directory ? { directory: options.directory } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.jobClock ? { runJobs: true, jobClock: options.jobClock } : {}),
   });
   await app.ready();
   const issuer = `${config.publicOrigin}/oidc`;

@@ -1,0 +1,16 @@
+// Every scheduled job of the product, in one place: the runner (./runner.ts) runs them, each on one node at a
+// time. To add one, write it in a file of this folder (a ScheduledJob: name, everyMs, run) and list it here.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { outboxRetentionJob } from './outbox-retention.ts';
+import type { ScheduledJob } from './runner.ts';
+
+export interface JobsDeps {
+  db: Kysely<Database>;
+  /** OUTBOX_RETENTION_DAYS */
+  outboxRetentionDays: number;
+}
+
+export function scheduledJobs(deps: JobsDeps): ScheduledJob[] {
+  return [outboxRetentionJob({ db: deps.db, retentionDays: deps.outboxRetentionDays })];
+}

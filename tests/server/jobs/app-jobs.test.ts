@@ -1,0 +1,34 @@
+// The server runs the scheduled jobs between ready and close, and shows them on app.jobs (for /metrics).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobRunEvent } from '../../../server/jobs/runner.ts';
+import { backends } from '../db/test-databases.ts';
+import { fakeClock } from '../support/fake-clock.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+const T0 = Date.UTC(2026, 10, 2, 9);
+
+describe.each(backends)('the scheduled jobs of the server on $name', (backend) => {
+  const clock = fakeClock(T0);
+  const events: JobRunEvent[] = [];
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp(backend, { jobClock: clock });
+    t.app.jobs.onRunFinished((event) => void events.push(event));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('runs the outbox retention once ready, and says so on app.jobs', async () => {
+    clock.advance(0);
+    await expect.poll(() => events).toMatchObject([{ job: 'outbox.retention', outcome: 'succeeded', summary: { purged: 0 } }]);
+    expect(await t.app.jobs.states()).toMatchObject([{ name: 'outbox.retention', lastOutcome: 'succeeded', nextRunAt: new Date(T0 + 3600_000) }]);
+  });
+
+  it('stops looking at the jobs when the server closes', async () => {
+    await expect.poll(() => clock.pending()).toEqual([30_000]);
+    await t.app.close();
+    expect(clock.pending()).toEqual([]);
+  });
+});
