@@ -6,6 +6,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { ListTotals } from './db/list-totals.ts';
+import { createHitCounter } from './db/rate-limit-hits.ts';
+import { createExpiredRowsSweep } from './db/expired-rows.ts';
 import type { TokenVerifier, VerifiedToken } from './identity/token-verifier.ts';
 import type { TlsMaterial } from './tls.ts';
 import { LocalIdentityDirectory, type IdentityDirectory } from './identity/directory.ts';
@@ -88,13 +90,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     log: app.log,
   });
 
+  // The counts every node shares (the API rate limit, the sign-in throttle), and the sweep of their expired rows
+  // (with the local provider's, below).
+  const hits = createHitCounter(database.db);
+  const expiredRowPurges: Array<(batch: number) => Promise<number>> = [(batch) => hits.purgeExpired(batch)];
+
   // Every request: decorations, then the hooks in the order they run.
   app.decorateRequest('principal', null);
   app.decorateRequest('actor', null);
   refuseRequestsWhileClosing(app);
   await registerApiCors(app, config.publicOrigin);
   // Before the token check: requests with a refused token count too (per client address).
-  await registerApiRateLimit(app, { perMinute: config.apiRateLimitPerMinute, verifyToken: deps.verifyToken });
+  await registerApiRateLimit(app, { perMinute: config.apiRateLimitPerMinute, verifyToken: deps.verifyToken, hits });
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken));
   app.addHook('onRequest', loadActorForApiRequests(services.session));
   app.addHook('preParsing', refuseOversizedBodies);
@@ -120,7 +127,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (config.auth.kind === 'local') {
     if (!deps.signingKeys) throw new Error('the local identity provider needs its signing keys');
     // Loaded only with the local provider: a deployment with B2C, Entra or another provider never loads oidc-provider.
-    const { createLocalProvider, mountLocalProvider } = await import('./dev-idp/local-provider.ts');
+    const [{ createLocalProvider, mountLocalProvider }, { purgeExpiredOidcPayloads }] = await Promise.all([
+      import('./dev-idp/local-provider.ts'),
+      import('./dev-idp/oidc-adapter.ts'),
+    ]);
     const provider = createLocalProvider({
       issuer: `${config.publicOrigin}/oidc`,
       clientId: config.auth.clientId,
@@ -134,8 +144,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       securityHeaders,
       demoAccounts: deps.demoAccounts ?? [],
       accountSetupSecret: deps.signingKeys.accountSetupSecret,
+      hits,
     });
+    expiredRowPurges.push((batch) => purgeExpiredOidcPayloads(database.db, { batch }));
   }
+  const sweep = createExpiredRowsSweep({ purges: expiredRowPurges, log: app.log.child({ component: 'expired-rows' }) });
+  app.addHook('onReady', async () => sweep.start());
+  app.addHook('onClose', async () => sweep.stop());
   await serveWeb(app, config.webRoot);
   return app;
 }
