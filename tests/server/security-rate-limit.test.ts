@@ -14,7 +14,7 @@ import { PERSONAS } from './support/users-api.ts';
 
 const LIMIT = 5;
 
-// The limit does not depend on the database: PGlite only.
+// The answers on PGlite; the counts' storage on both databases in db/rate-limit-hits.test.ts, and across two server processes in concurrency.test.ts.
 describe('the API rate limit', () => {
   let t: TestApp, dir: string;
   beforeAll(async () => {
