@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { ListTotals } from './db/list-totals.ts';
+import { createHitCounter } from './db/rate-limit-hits.ts';
 import type { TokenVerifier, VerifiedToken } from './identity/token-verifier.ts';
 import type { TlsMaterial } from './tls.ts';
 import { LocalIdentityDirectory, type IdentityDirectory } from './identity/directory.ts';
@@ -32,6 +33,7 @@ import { requestIdFor, traceBindingsOf } from './plugins/tracing.ts';
 import { createMetrics, type PortalMetrics } from './observability/metrics.ts';
 import { createJobRunner, type JobClock, type JobRunner } from './jobs/runner.ts';
 import { scheduledJobs } from './jobs/index.ts';
+import type { ExpiredRowsPurge } from './jobs/expired-rows.ts';
 import type { SigningKeys } from './dev-idp/signing-keys.ts';
 import type { DemoAccountLine } from './dev-idp/pages.ts';
 
@@ -111,6 +113,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     log: app.log,
   });
 
+  // The counts every node shares (the API rate limit, the sign-in throttle); their expired rows (and the local
+  // provider's, below) are deleted by a scheduled job.
+  const hits = createHitCounter(database.db);
+  const expiredRowPurges: ExpiredRowsPurge[] = [(batch) => hits.purgeExpired(batch)];
   const metrics = createMetrics({ version: PORTAL_VERSION, log: app.log });
   metrics.readFrom({ pool: database.poolStats ? () => database.poolStats!() : undefined, outbox: () => countOutbox(database.db) });
   app.decorate('metrics', metrics);
@@ -121,7 +127,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   refuseRequestsWhileClosing(app);
   await registerApiCors(app, config.publicOrigin);
   // Before the token check: requests with a refused token count too (per client address).
-  await registerApiRateLimit(app, { perMinute: config.apiRateLimitPerMinute, verifyToken: deps.verifyToken });
+  await registerApiRateLimit(app, { perMinute: config.apiRateLimitPerMinute, verifyToken: deps.verifyToken, hits });
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken, (reason) => metrics.tokenRejected(reason)));
   app.addHook('onRequest', loadActorForApiRequests(services.session));
   app.addHook('preParsing', refuseOversizedBodies);
@@ -147,7 +153,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   }
   const jobs = createJobRunner({
     db: database.db,
-    jobs: scheduledJobs({ db: database.db, outboxRetentionDays: config.outboxRetentionDays }),
+    // The list is read at each run: the local provider's purge is added below.
+    jobs: scheduledJobs({ db: database.db, outboxRetentionDays: config.outboxRetentionDays, expiredRowPurges }),
     log: app.log.child({ component: 'jobs' }),
     ...(deps.jobClock ? { clock: deps.jobClock } : {}),
   });
@@ -161,7 +168,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (config.auth.kind === 'local') {
     if (!deps.signingKeys) throw new Error('the local identity provider needs its signing keys');
     // Loaded only with the local provider: a deployment with B2C, Entra or another provider never loads oidc-provider.
-    const { createLocalProvider, mountLocalProvider } = await import('./dev-idp/local-provider.ts');
+    const [{ createLocalProvider, mountLocalProvider }, { purgeExpiredOidcPayloads }] = await Promise.all([
+      import('./dev-idp/local-provider.ts'),
+      import('./dev-idp/oidc-adapter.ts'),
+    ]);
     const provider = createLocalProvider({
       issuer: `${config.publicOrigin}/oidc`,
       clientId: config.auth.clientId,
@@ -176,7 +186,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       demoAccounts: deps.demoAccounts ?? [],
       accountSetupSecret: deps.signingKeys.accountSetupSecret,
       onSignInFailure: (reason) => metrics.signInFailed(reason),
+      hits,
     });
+    expiredRowPurges.push((batch) => purgeExpiredOidcPayloads(database.db, { batch }));
   }
   await serveWeb(app, config.webRoot);
   return app;

@@ -178,6 +178,26 @@ export interface UserSearchTable {
   email: string;
 }
 
+/** Migration 0007: the API rate limit's and the sign-in throttle's counts, one row per key and window (server/db/rate-limit-hits.ts). */
+export interface RateLimitHitsTable {
+  key: string;
+  count: number;
+  expires_at: Timestamp;
+}
+
+/** Migration 0007: the local provider's models (server/dev-idp/oidc-adapter.ts). */
+export interface OidcPayloadsTable {
+  model: string;
+  id: string;
+  /** Written as JSON text (JSON.stringify), read parsed. */
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  consumed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface Database {
   audit_log: AuditLogTable;
   outbox: OutboxTable;
@@ -193,6 +213,8 @@ export interface Database {
   identity_accounts: IdentityAccountsTable;
   schema_migrations: SchemaMigrationsTable;
   scheduled_jobs: ScheduledJobsTable;
+  rate_limit_hits: RateLimitHitsTable;
+  oidc_payloads: OidcPayloadsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -10,6 +10,8 @@ import { logoutPage, messagePage, signInPage, type DemoAccountLine } from './pag
 import { registerAccountSetupRoutes } from './account-setup.ts';
 import { registerDevMailboxRoutes } from './dev-mailbox.ts';
 import { createSignInThrottle, TOO_MANY_SIGN_IN_ATTEMPTS } from './sign-in-throttle.ts';
+import { createOidcAdapter } from './oidc-adapter.ts';
+import type { HitCounter } from '../db/rate-limit-hits.ts';
 import type { SecurityHeaders } from '../plugins/security-headers.ts';
 
 export interface LocalProviderOptions {
@@ -45,6 +47,8 @@ export function createLocalProvider(options: LocalProviderOptions): Provider {
         post_logout_redirect_uris: options.postLogoutRedirectUris,
       },
     ],
+    // Sessions, interactions, codes, tokens and grants in the database: every node's, and kept across restarts.
+    adapter: createOidcAdapter(options.db),
     jwks: options.keys.privateJwks as Configuration['jwks'],
     cookies: { keys: options.keys.cookieKeys },
     claims: {
@@ -145,16 +149,18 @@ export interface MountOptions {
   accountSetupSecret: string;
   /** A sign-in refused (counted in the metrics). */
   onSignInFailure?: (reason: 'credentials' | 'throttled') => void;
+  /** The shared counts (the database's) that the sign-in throttle keeps its failures in. */
+  hits: HitCounter;
 }
 
 export async function mountLocalProvider(
   app: FastifyInstance,
   provider: Provider,
-  { db, securityHeaders, demoAccounts, accountSetupSecret, onSignInFailure = () => {} }: MountOptions,
+  { db, securityHeaders, demoAccounts, accountSetupSecret, hits, onSignInFailure = () => {} }: MountOptions,
 ): Promise<void> {
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-  // Failed sign-ins per account and client address (5 a minute), in this process's memory.
-  const throttle = createSignInThrottle();
+  // Failed sign-ins per account and client address (5 a minute), counted in the database across the nodes.
+  const throttle = createSignInThrottle({ counter: hits });
   /** Takes the answer out of Fastify's hands (its onSend hook will not run): the same headers, set on the raw answer. */
   const handOver = (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
@@ -207,7 +213,7 @@ export async function mountLocalProvider(
       const email = String(request.body?.email ?? '').trim();
       const password = String(request.body?.password ?? '');
       const page = (error: string) => signInPage({ uid: request.params.uid, email, error, demoAccounts });
-      const waitSeconds = throttle.secondsBlocked(email, request.ip);
+      const waitSeconds = await throttle.secondsBlocked(email, request.ip);
       // Refused before any password check: a guesser learns nothing more in this minute.
       if (waitSeconds > 0) onSignInFailure('throttled');
       if (waitSeconds > 0) return reply.code(429).header('retry-after', waitSeconds).type('text/html').send(page(TOO_MANY_SIGN_IN_ATTEMPTS));
@@ -215,14 +221,14 @@ export async function mountLocalProvider(
       const disabled = email && password ? await disabledWithThisPassword(db, email, password) : null;
       const identity = email && password && disabled === null ? await verifyLocalCredentials(db, email, password) : null;
       if (!identity) {
-        if (email) throttle.recordFailure(email, request.ip);
+        if (email) await throttle.recordFailure(email, request.ip);
         onSignInFailure('credentials');
         return reply
           .code(disabled ? 403 : 401)
           .type('text/html')
           .send(page(disabled ? ACCOUNT_DISABLED : 'Adresse email ou mot de passe incorrect.'));
       }
-      throttle.recordSuccess(email, request.ip);
+      await throttle.recordSuccess(email, request.ip);
       const grantId = await grantAll(provider, identity.subject, String(details.params.client_id), undefined);
       handOver(request, reply);
       await provider.interactionFinished(

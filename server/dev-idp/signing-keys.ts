@@ -14,28 +14,22 @@ export interface SigningKeys {
   accountSetupSecret: string;
 }
 
+interface StoredKeys {
+  privateJwks: { keys: JWK[] };
+  cookieKeys: string[];
+  accountSetupSecret?: string;
+}
+
 /**
  * The local provider's signing key and cookie secrets, kept in the data folder:
  * a new key on every restart would invalidate every token already handed out.
+ * Nodes sharing the folder share the keys, so that a token signed by one is verified by all. Nodes starting
+ * together on an empty folder agree on one: each writes its new keys to a file of its own, and only the first
+ * to link it under the shared name wins (a link never replaces a file); the others read the winner's.
  */
 export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
   const file = path.join(dataDir, 'oidc', 'signing-keys.json');
-  let stored: { privateJwks: { keys: JWK[] }; cookieKeys: string[]; accountSetupSecret?: string };
-  const randomSecret = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
-  try {
-    stored = JSON.parse(await fs.readFile(file, 'utf8'));
-  } catch {
-    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-    const jwk = await exportJWK(privateKey);
-    const kid = `portail-${Date.now().toString(36)}`;
-    stored = {
-      privateJwks: { keys: [{ ...jwk, kid, alg: 'RS256', use: 'sig' }] },
-      cookieKeys: [crypto.getRandomValues(new Uint8Array(32)), crypto.getRandomValues(new Uint8Array(32))].map((b) => Buffer.from(b).toString('base64url')),
-      accountSetupSecret: randomSecret(),
-    };
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, JSON.stringify(stored), { mode: 0o600 });
-  }
+  const stored = (await readStoredKeys(file)) ?? (await createStoredKeys(file));
   const publicJwks = {
     keys: stored.privateJwks.keys.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use })),
   };
@@ -45,4 +39,37 @@ export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
     stored.accountSetupSecret ??
     createHmac('sha256', String(stored.privateJwks.keys[0]?.d ?? '')).update('portail account-setup secret').digest('base64url');
   return { privateJwks: stored.privateJwks, publicJwks, cookieKeys: stored.cookieKeys, accountSetupSecret };
+}
+
+async function readStoredKeys(file: string): Promise<StoredKeys | null> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function createStoredKeys(file: string): Promise<StoredKeys> {
+  const randomSecret = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  const kid = `portail-${Date.now().toString(36)}`;
+  const fresh: StoredKeys = {
+    privateJwks: { keys: [{ ...jwk, kid, alg: 'RS256', use: 'sig' }] },
+    cookieKeys: [randomSecret(), randomSecret()],
+    accountSetupSecret: randomSecret(),
+  };
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const draft = `${file}.${process.pid}.${randomSecret()}.tmp`;
+  await fs.writeFile(draft, JSON.stringify(fresh), { mode: 0o600 });
+  try {
+    await fs.link(draft, file);
+    return fresh;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return JSON.parse(await fs.readFile(file, 'utf8'));
+  } finally {
+    await fs.rm(draft, { force: true });
+  }
 }

@@ -3,14 +3,17 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { outboxRetentionJob } from './outbox-retention.ts';
+import { expiredRowsJob, type ExpiredRowsPurge } from './expired-rows.ts';
 import type { ScheduledJob } from './runner.ts';
 
 export interface JobsDeps {
   db: Kysely<Database>;
   /** OUTBOX_RETENTION_DAYS */
   outboxRetentionDays: number;
+  /** What the expired rows job deletes: the shared counts', and the local provider's payloads when it runs. */
+  expiredRowPurges: readonly ExpiredRowsPurge[];
 }
 
 export function scheduledJobs(deps: JobsDeps): ScheduledJob[] {
-  return [outboxRetentionJob({ db: deps.db, retentionDays: deps.outboxRetentionDays })];
+  return [outboxRetentionJob({ db: deps.db, retentionDays: deps.outboxRetentionDays }), expiredRowsJob({ purges: deps.expiredRowPurges })];
 }

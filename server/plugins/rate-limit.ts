@@ -1,7 +1,8 @@
 // The API's rate limit: requests per minute of one person (the verified token's subject), or of one client
 // address for requests without a valid token. 429 with Retry-After and the API's error body beyond it.
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import rateLimit, { normalizeIP, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { HitCounter } from '../db/rate-limit-hits.ts';
 import type { TokenVerifier } from '../identity/token-verifier.ts';
 import { ApiError } from '../api/errors.ts';
 
@@ -25,14 +26,34 @@ function isApiRequest(request: FastifyRequest): boolean {
 }
 
 /**
+ * @fastify/rate-limit's store over the database's counts (server/db/rate-limit-hits.ts): one statement per
+ * request, and one count per person for the whole cluster, whichever node the balancer picks. The plugin
+ * builds it with its options only (`new Store(options)`), hence a class made around the counter.
+ */
+function sharedStore(counter: HitCounter): FastifyRateLimitStoreCtor {
+  return class SharedRateLimitStore implements FastifyRateLimitStore {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+      counter.hit(`api:${key}`, timeWindow).then(
+        ({ count, msLeft }) => callback(null, { current: count, ttl: msLeft }),
+        (error: Error) => callback(error),
+      );
+    }
+
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  };
+}
+
+/**
  * Registers the limit for every request under /api/ (not the SPA's files, /healthz, /readyz nor the
  * provider), as an onRequest hook to add before the token check so that refused tokens count too.
  *
- * The counts are kept in this process's memory (an LRU of 10,000 keys): with several nodes behind a load
- * balancer each node counts on its own, so a person may reach the limit once per node. A shared store
- * (@fastify/rate-limit's `redis` option) would make it one limit for the cluster.
+ * The counts are the database's (`hits`), shared by every node behind the load balancer: a person reaches
+ * the limit once for the cluster. If the count cannot be made (the database is down), the request fails as
+ * every API request then does (503, server/plugins/database-errors.ts).
  */
-export async function registerApiRateLimit(app: FastifyInstance, options: { perMinute: number; verifyToken: TokenVerifier }): Promise<void> {
+export async function registerApiRateLimit(app: FastifyInstance, options: { perMinute: number; verifyToken: TokenVerifier; hits: HitCounter }): Promise<void> {
   if (options.perMinute === 0) return;
   const { verifyToken } = options;
   await app.register(rateLimit, {
@@ -40,7 +61,7 @@ export async function registerApiRateLimit(app: FastifyInstance, options: { perM
     global: false,
     max: options.perMinute,
     timeWindow: WINDOW_MS,
-    cache: 10_000,
+    store: sharedStore(options.hits),
     async keyGenerator(request) {
       const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
       if (token) {

@@ -14,7 +14,7 @@ import { PERSONAS } from './support/users-api.ts';
 
 const LIMIT = 5;
 
-// The limit does not depend on the database: PGlite only.
+// The answers on PGlite; the counts' storage on both databases in db/rate-limit-hits.test.ts, and across two server processes in concurrency.test.ts.
 describe('the API rate limit', () => {
   let t: TestApp, dir: string;
   beforeAll(async () => {
@@ -102,7 +102,9 @@ describe('API_RATE_LIMIT_PER_MINUTE', () => {
 
   it('at 0, counts nothing', async () => {
     const app = Fastify();
-    await registerApiRateLimit(app, { perMinute: 0, verifyToken: () => Promise.reject(new Error('no token expected')) });
+    const noCount = () => Promise.reject(new Error('no count expected'));
+    const hits = { hit: noCount, read: noCount, clear: noCount, purgeExpired: noCount };
+    await registerApiRateLimit(app, { perMinute: 0, verifyToken: () => Promise.reject(new Error('no token expected')), hits });
     app.get('/api/v2/ping', async () => ({ ok: true }));
     const seen = await Promise.all(Array.from({ length: 50 }, () => app.inject({ method: 'GET', url: '/api/v2/ping' })));
     expect(seen.every((answer) => answer.statusCode === 200 && answer.headers['retry-after'] === undefined)).toBe(true);

@@ -4,6 +4,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD } from '../../server/seed/seed.ts';
 import { createSignInThrottle, TOO_MANY_SIGN_IN_ATTEMPTS } from '../../server/dev-idp/sign-in-throttle.ts';
+import { createHitCounter } from '../../server/db/rate-limit-hits.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
 import { openSignInForm } from './support/sign-in.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { PERSONAS } from './support/users-api.ts';
@@ -11,7 +14,7 @@ import { PERSONAS } from './support/users-api.ts';
 const WRONG = 'Pas-le-bon-mot-de-passe';
 const INCORRECT = 'Adresse email ou mot de passe incorrect.';
 
-// The throttle does not depend on the database: PGlite only.
+// The form's answers on PGlite; the counts' storage on every backend below (and across two server processes in concurrency.test.ts).
 describe('the local sign-in form under password guessing', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -70,28 +73,37 @@ describe('the local sign-in form under password guessing', () => {
   });
 });
 
-describe('the sign-in throttle’s memory', () => {
-  it('never holds more pairs than its bound: expired pairs go first, then the oldest', () => {
-    let now = 0;
-    const throttle = createSignInThrottle({ maxEntries: 100, now: () => now });
-    for (let i = 0; i < 5; i += 1) throttle.recordFailure('vise@exemple.fr', '192.0.2.1');
-    for (let i = 0; i < 1000; i += 1) throttle.recordFailure(`personne${i}@exemple.fr`, '192.0.2.2');
-    expect(throttle.size).toBe(100);
-    // The oldest pair (the blocked one) was forgotten for the newest.
-    expect(throttle.secondsBlocked('vise@exemple.fr', '192.0.2.1')).toBe(0);
-    now = 60_000;
-    throttle.recordFailure('nouvelle@exemple.fr', '192.0.2.3');
-    expect(throttle.size).toBe(1);
+describe.each(backends)('the sign-in throttle’s counts on $name', (backend) => {
+  let testDb: TestDatabase;
+  let now = 1_000;
+  const clock = { now: () => now };
+  beforeAll(async () => {
+    testDb = await createTestDatabase(backend);
+    await migrate(testDb.handle);
+  }, 60_000);
+  afterAll(() => testDb?.dispose());
+
+  it('blocks for what is left of the window, rounded up to a second', async () => {
+    const throttle = createSignInThrottle({ counter: createHitCounter(testDb.handle.db, clock) });
+    for (let i = 0; i < 4; i += 1) await throttle.recordFailure(' Quelqu.Un@Exemple.fr ', '192.0.2.9');
+    expect(await throttle.secondsBlocked('quelqu.un@exemple.fr', '192.0.2.9')).toBe(0);
+    await throttle.recordFailure('QUELQU.UN@exemple.fr', '192.0.2.9');
+    expect(await throttle.secondsBlocked('quelqu.un@exemple.fr', '192.0.2.9')).toBe(60);
+    now += 59_500;
+    expect(await throttle.secondsBlocked('quelqu.un@exemple.fr', '192.0.2.9')).toBe(1);
+    now += 500;
+    expect(await throttle.secondsBlocked('quelqu.un@exemple.fr', '192.0.2.9')).toBe(0);
   });
 
-  it('blocks for what is left of the window, rounded up to a second', () => {
-    let now = 1_000;
-    const throttle = createSignInThrottle({ now: () => now });
-    for (let i = 0; i < 5; i += 1) throttle.recordFailure(' Quelqu.Un@Exemple.fr ', '192.0.2.9');
-    expect(throttle.secondsBlocked('quelqu.un@exemple.fr', '192.0.2.9')).toBe(60);
-    now += 59_500;
-    expect(throttle.secondsBlocked('quelqu.un@exemple.fr', '192.0.2.9')).toBe(1);
-    now += 500;
-    expect(throttle.secondsBlocked('quelqu.un@exemple.fr', '192.0.2.9')).toBe(0);
+  it('keeps its counts in the database: another node’s throttle sees them, and a success there clears them', async () => {
+    const other = backend.name === 'postgres' ? await testDb.openAnother() : testDb.handle;
+    const here = createSignInThrottle({ counter: createHitCounter(testDb.handle.db, clock) });
+    const there = createSignInThrottle({ counter: createHitCounter(other.db, clock) });
+    for (let i = 0; i < 5; i += 1) await (i % 2 ? there : here).recordFailure('vise@exemple.fr', '192.0.2.1');
+    expect(await there.secondsBlocked('vise@exemple.fr', '192.0.2.1')).toBe(60);
+    expect(await here.secondsBlocked('vise@exemple.fr', '192.0.2.1')).toBe(60);
+    expect(await here.secondsBlocked('vise@exemple.fr', '192.0.2.2')).toBe(0);
+    await there.recordSuccess('vise@exemple.fr', '192.0.2.1');
+    expect(await here.secondsBlocked('vise@exemple.fr', '192.0.2.1')).toBe(0);
   });
 });

@@ -20,10 +20,15 @@ describe.each(backends)('the scheduled jobs of the server on $name', (backend) =
     await t?.close();
   });
 
-  it('runs the outbox retention once ready, and says so on app.jobs', async () => {
+  it('runs the outbox retention and the deletion of expired rows once ready, and says so on app.jobs', async () => {
     clock.advance(0);
-    await expect.poll(() => events).toMatchObject([{ job: 'outbox.retention', outcome: 'succeeded', summary: { purged: 0 } }]);
-    expect(await t.app.jobs.states()).toMatchObject([{ name: 'outbox.retention', lastOutcome: 'succeeded', nextRunAt: new Date(T0 + 3600_000) }]);
+    await expect.poll(() => events).toMatchObject([
+      { job: 'outbox.retention', outcome: 'succeeded', summary: { purged: 0 } },
+      { job: 'expired-rows.purge', outcome: 'succeeded' },
+    ]);
+    const states = await t.app.jobs.states();
+    expect(states.find((s) => s.name === 'outbox.retention')).toMatchObject({ lastOutcome: 'succeeded', nextRunAt: new Date(T0 + 3600_000) });
+    expect(states.find((s) => s.name === 'expired-rows.purge')).toMatchObject({ lastOutcome: 'succeeded', nextRunAt: new Date(T0 + 5 * 60_000) });
   });
 
   it('stops looking at the jobs when the server closes', async () => {
