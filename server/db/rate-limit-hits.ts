@@ -12,8 +12,15 @@ export interface HitCount {
 }
 
 export interface HitCounter {
-  /** Counts a hit: the first one opens a window of `windowMs`, which ends windowMs later whatever follows. */
-  hit(key: string, windowMs: number): Promise<HitCount>;
+  /**
+   * Counts a hit: the first one opens a window of `windowMs`, which ends windowMs later whatever follows; with
+   * `sliding`, each hit moves the window's end to windowMs after it (the count ends after windowMs without a hit).
+   */
+  hit(key: string, windowMs: number, options?: { sliding?: boolean }): Promise<HitCount>;
+  /** Opens a new window of `windowMs` for the key, with a count of 1, whatever it had. */
+  restart(key: string, windowMs: number): Promise<void>;
+  /** Keeps the key's window (if any) open at least `ms` from now. */
+  extend(key: string, ms: number): Promise<void>;
   /** The key's count, without counting. */
   read(key: string): Promise<HitCount>;
   /** Forgets the key's window. */
@@ -35,7 +42,7 @@ const NONE: HitCount = { count: 0, msLeft: 0 };
 export function createHitCounter(db: Kysely<Database>, options: HitCounterOptions = {}): HitCounter {
   const now = options.now ?? (() => Date.now());
   return {
-    async hit(key, windowMs) {
+    async hit(key, windowMs, { sliding = false } = {}) {
       const at = now();
       const atDate = new Date(at);
       // One statement, one round trip, atomic under concurrency: the row is created, counted, or (its window
@@ -46,12 +53,30 @@ export function createHitCounter(db: Kysely<Database>, options: HitCounterOption
         .onConflict((conflict) =>
           conflict.column('key').doUpdateSet({
             count: sql<number>`case when rate_limit_hits.expires_at <= ${atDate} then 1 else rate_limit_hits.count + 1 end`,
-            expires_at: sql<Date>`case when rate_limit_hits.expires_at <= ${atDate} then excluded.expires_at else rate_limit_hits.expires_at end`,
+            expires_at: sliding
+              ? sql<Date>`excluded.expires_at`
+              : sql<Date>`case when rate_limit_hits.expires_at <= ${atDate} then excluded.expires_at else rate_limit_hits.expires_at end`,
           }),
         )
         .returning(['count', 'expires_at'])
         .executeTakeFirstOrThrow();
       return { count: row.count, msLeft: new Date(row.expires_at).getTime() - at };
+    },
+    async restart(key, windowMs) {
+      const expires = new Date(now() + windowMs);
+      await db
+        .insertInto('rate_limit_hits')
+        .values({ key, count: 1, expires_at: expires })
+        .onConflict((conflict) => conflict.column('key').doUpdateSet({ count: 1, expires_at: expires }))
+        .execute();
+    },
+    async extend(key, ms) {
+      const until = new Date(now() + ms);
+      await db
+        .updateTable('rate_limit_hits')
+        .set({ expires_at: sql<Date>`greatest(expires_at, ${until})` })
+        .where('key', '=', key)
+        .execute();
     },
     async read(key) {
       const at = now();

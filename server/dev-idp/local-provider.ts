@@ -159,7 +159,7 @@ export async function mountLocalProvider(
   { db, securityHeaders, demoAccounts, accountSetupSecret, hits, onSignInFailure = () => {} }: MountOptions,
 ): Promise<void> {
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-  // Failed sign-ins per account and client address (5 a minute), counted in the database across the nodes.
+  // Failed sign-ins per account, whatever the address (5, then growing delays), counted in the database across the nodes.
   const throttle = createSignInThrottle({ counter: hits });
   /** Takes the answer out of Fastify's hands (its onSend hook will not run): the same headers, set on the raw answer. */
   const handOver = (request: FastifyRequest, reply: FastifyReply) => {
@@ -213,7 +213,7 @@ export async function mountLocalProvider(
       const email = String(request.body?.email ?? '').trim();
       const password = String(request.body?.password ?? '');
       const page = (error: string) => signInPage({ uid: request.params.uid, email, error, demoAccounts });
-      const waitSeconds = await throttle.secondsBlocked(email, request.ip);
+      const waitSeconds = await throttle.secondsBlocked(email);
       // Refused before any password check: a guesser learns nothing more in this minute.
       if (waitSeconds > 0) onSignInFailure('throttled');
       if (waitSeconds > 0) return reply.code(429).header('retry-after', waitSeconds).type('text/html').send(page(TOO_MANY_SIGN_IN_ATTEMPTS));
@@ -221,14 +221,14 @@ export async function mountLocalProvider(
       const disabled = email && password ? await disabledWithThisPassword(db, email, password) : null;
       const identity = email && password && disabled === null ? await verifyLocalCredentials(db, email, password) : null;
       if (!identity) {
-        if (email) await throttle.recordFailure(email, request.ip);
+        if (email) await throttle.recordFailure(email);
         onSignInFailure('credentials');
         return reply
           .code(disabled ? 403 : 401)
           .type('text/html')
           .send(page(disabled ? ACCOUNT_DISABLED : 'Adresse email ou mot de passe incorrect.'));
       }
-      await throttle.recordSuccess(email, request.ip);
+      await throttle.recordSuccess(email);
       const grantId = await grantAll(provider, identity.subject, String(details.params.client_id), undefined);
       handOver(request, reply);
       await provider.interactionFinished(

@@ -103,7 +103,7 @@ describe('API_RATE_LIMIT_PER_MINUTE', () => {
   it('at 0, counts nothing', async () => {
     const app = Fastify();
     const noCount = () => Promise.reject(new Error('no count expected'));
-    const hits = { hit: noCount, read: noCount, clear: noCount, purgeExpired: noCount };
+    const hits = { hit: noCount, restart: noCount, extend: noCount, read: noCount, clear: noCount, purgeExpired: noCount };
     await registerApiRateLimit(app, { perMinute: 0, verifyToken: () => Promise.reject(new Error('no token expected')), hits });
     app.get('/api/v2/ping', async () => ({ ok: true }));
     const seen = await Promise.all(Array.from({ length: 50 }, () => app.inject({ method: 'GET', url: '/api/v2/ping' })));
