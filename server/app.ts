@@ -24,7 +24,7 @@ import { registerApiCors } from './plugins/cors.ts';
 import { registerApiRateLimit } from './plugins/rate-limit.ts';
 import { BODY_LIMIT_BYTES, refuseOversizedBodies } from './plugins/body-limit.ts';
 import { refuseRequestsWhileClosing } from './plugins/closing.ts';
-import { answerErrors } from './plugins/error-handler.ts';
+import { answerErrors, answerFrameworkError } from './plugins/error-handler.ts';
 import { registerHealth } from './plugins/health.ts';
 import { serveWeb } from './plugins/web.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -79,6 +79,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: BODY_LIMIT_BYTES,
     // Requests arriving while the server closes get the portal's own 503 (plugins/closing.ts), not Fastify's English one.
     return503OnClosing: false,
+    // What Fastify refuses before any route (a malformed percent-encoding in the path) gets the portal's error body.
+    frameworkErrors: answerFrameworkError,
     ajv: {
       // Unknown body fields are refused, never silently dropped.
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
