@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answerOf, errorBody, fieldErrorsFromValidation, type FieldError } from '../api/errors.ts';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, TRANSACTION_CONFLICT_MESSAGE, transactionConflictOf } from './database-errors.ts';
 
 /** The errors Fastify makes itself (its FST_ERR_* codes), as the portal answers them: a status and a French message. */
 const FRAMEWORK_ANSWERS: Record<string, { statusCode: number; message: string; fieldErrors?: FieldError[] }> = {
@@ -62,9 +62,13 @@ export function answerErrors(app: FastifyInstance): void {
       const names = fieldErrors.map((f) => f.field).join(', ');
       return reply.code(400).send(errorBody(400, `Requête invalide : ${names}.`, request.id, fieldErrors));
     }
-    if (isDatabaseUnavailable(error)) {
-      // The database is stopped, restarting or unreachable; a write committed whole or not at all: the client may retry.
-      request.log.warn({ err: error }, 'database unavailable');
+    // A serialization failure or a deadlock that its retry met again (server/plugins/database-errors.ts says why 409 and 503).
+    const conflict = transactionConflictOf(error);
+    if (conflict) request.log.warn({ err: error }, `transaction given up after its retry (${conflict})`);
+    if (conflict === 'serialization') return reply.code(409).send(errorBody(409, TRANSACTION_CONFLICT_MESSAGE, request.id));
+    if (conflict === 'deadlock' || isDatabaseUnavailable(error)) {
+      // The database is stopped, restarting or unreachable, or a deadlock; a write committed whole or not at all: the client may retry.
+      if (!conflict) request.log.warn({ err: error }, 'database unavailable');
       return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send(errorBody(503, DATABASE_UNAVAILABLE_MESSAGE, request.id));
     }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
