@@ -153,6 +153,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       securityHeaders,
       demoAccounts: deps.demoAccounts ?? [],
       accountSetupSecret: deps.signingKeys.accountSetupSecret,
+      // The local mailbox shows every e-mail, set-up links included: never in production, whatever else is allowed.
+      devMailbox: !config.production,
       onSignInFailure: (reason) => metrics.signInFailed(reason),
     });
   }

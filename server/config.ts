@@ -227,3 +227,36 @@ export function readTrustProxy(value: string | null | undefined): false | number
   }
   return addresses;
 }
+
+/** A loopback origin: localhost, an IPv4 address of 127.0.0.0/8 or ::1 (URL writes 127.1 as 127.0.0.1 and IPv6 in brackets). */
+export function isLoopbackOrigin(origin: string): boolean {
+  const { hostname } = new URL(origin);
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * Whether to load the demo data (SEED_DEMO_DATA), whose accounts share a password published on the local
+ * sign-in page and in docs/demo-data.md, checked at start so that it fails closed:
+ * - by default it is loaded with the local provider outside production, never otherwise; 'true' loads it,
+ *   'false' leaves it out;
+ * - in production it is refused unless PUBLIC_ORIGIN is a loopback address (the benchmarks and the
+ *   resilience tests, which run production on 127.0.0.1);
+ * - with the local provider it is refused on any other origin than a loopback one, NODE_ENV unset included,
+ *   unless ALLOW_DEMO_DATA_ON_PUBLIC_ORIGIN=true says it is meant (a shared development server); that flag
+ *   never lifts the production refusal.
+ */
+export function readDemoData(config: Pick<ServerConfig, 'production' | 'publicOrigin' | 'auth'>, env: Env = process.env): boolean {
+  const setting = optional(env, 'SEED_DEMO_DATA');
+  if (setting !== null && setting !== 'true' && setting !== 'false') throw new Error(`SEED_DEMO_DATA must be true or false (got '${setting}')`);
+  const demoData = setting === null ? config.auth.kind === 'local' && !config.production : setting === 'true';
+  if (!demoData || isLoopbackOrigin(config.publicOrigin)) return demoData;
+  const why = `the demo accounts' password is published, and PUBLIC_ORIGIN (${config.publicOrigin}) is not a loopback address (localhost, 127.0.0.0/8, ::1)`;
+  if (config.production) throw new Error(`SEED_DEMO_DATA=true is refused in production: ${why}.`);
+  if (config.auth.kind === 'local' && env.ALLOW_DEMO_DATA_ON_PUBLIC_ORIGIN !== 'true') {
+    throw new Error(
+      `The local identity provider refuses to start with the demo data: ${why}. Set SEED_DEMO_DATA=false to start without it, ` +
+        'or ALLOW_DEMO_DATA_ON_PUBLIC_ORIGIN=true on a development server meant to be reached by others.',
+    );
+  }
+  return demoData;
+}

@@ -143,6 +143,8 @@ export interface MountOptions {
   demoAccounts: readonly DemoAccountLine[];
   /** HMAC secret of the account set-up links (/oidc/account/setup). */
   accountSetupSecret: string;
+  /** Mounts the local mailbox (/oidc/dev/mailbox), which shows every e-mail with its set-up link: development and tests only. */
+  devMailbox: boolean;
   /** A sign-in refused (counted in the metrics). */
   onSignInFailure?: (reason: 'credentials' | 'throttled') => void;
 }
@@ -150,7 +152,7 @@ export interface MountOptions {
 export async function mountLocalProvider(
   app: FastifyInstance,
   provider: Provider,
-  { db, securityHeaders, demoAccounts, accountSetupSecret, onSignInFailure = () => {} }: MountOptions,
+  { db, securityHeaders, demoAccounts, accountSetupSecret, devMailbox, onSignInFailure = () => {} }: MountOptions,
 ): Promise<void> {
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   // Failed sign-ins per account and client address (5 a minute), in this process's memory.
@@ -181,7 +183,7 @@ export async function mountLocalProvider(
     });
 
     registerAccountSetupRoutes(scope, { db, secret: accountSetupSecret });
-    registerDevMailboxRoutes(scope, { db });
+    if (devMailbox) registerDevMailboxRoutes(scope, { db });
 
     scope.get('/oidc/assets/auto-submit.js', async (_request, reply) => {
       reply.type('text/javascript').header('cache-control', 'no-cache');
@@ -198,7 +200,7 @@ export async function mountLocalProvider(
         return;
       }
       const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
-      return reply.type('text/html').send(signInPage({ uid: request.params.uid, email: loginHint, error: null, demoAccounts }));
+      return reply.type('text/html').send(signInPage({ uid: request.params.uid, email: loginHint, error: null, demoAccounts, mailbox: devMailbox }));
     });
 
     scope.post<{ Params: { uid: string }; Body: Record<string, string> }>('/oidc/interaction/:uid/login', async (request, reply) => {
@@ -206,7 +208,7 @@ export async function mountLocalProvider(
       if (!details) return reply.code(400).type('text/html').send(expiredPage());
       const email = String(request.body?.email ?? '').trim();
       const password = String(request.body?.password ?? '');
-      const page = (error: string) => signInPage({ uid: request.params.uid, email, error, demoAccounts });
+      const page = (error: string) => signInPage({ uid: request.params.uid, email, error, demoAccounts, mailbox: devMailbox });
       const waitSeconds = throttle.secondsBlocked(email, request.ip);
       // Refused before any password check: a guesser learns nothing more in this minute.
       if (waitSeconds > 0) onSignInFailure('throttled');

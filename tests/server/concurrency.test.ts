@@ -21,7 +21,8 @@ describeOnPostgres('two server processes on one PostgreSQL', () => {
   beforeAll(async () => {
     database = await createTestDatabase({ name: 'postgres' });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portail-nodes-'));
-    const env = { DATABASE_URL: database.url!, DATA_DIR: dataDir, PUBLIC_ORIGIN: origin };
+    // Development nodes (the local provider and its demo data) on an origin that is not a loopback address: said on purpose.
+    const env = { DATABASE_URL: database.url!, DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, ALLOW_DEMO_DATA_ON_PUBLIC_ORIGIN: 'true' };
     // The first node migrates and seeds; the second finds it done.
     nodes.push(await startServerProcess(env));
     nodes.push(await startServerProcess(env));
