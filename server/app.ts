@@ -22,6 +22,7 @@ import { serializeRequest } from './plugins/logging.ts';
 import { securityHeadersFor } from './plugins/security-headers.ts';
 import { registerApiCors } from './plugins/cors.ts';
 import { registerApiRateLimit } from './plugins/rate-limit.ts';
+import { limitListsInFlight } from './plugins/list-concurrency.ts';
 import { BODY_LIMIT_BYTES, refuseOversizedBodies } from './plugins/body-limit.ts';
 import { refuseRequestsWhileClosing } from './plugins/closing.ts';
 import { answerErrors, answerFrameworkError } from './plugins/error-handler.ts';
@@ -115,6 +116,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerApiRateLimit(app, { perMinute: config.apiRateLimitPerMinute, verifyToken: deps.verifyToken });
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken, (reason) => metrics.tokenRejected(reason)));
   app.addHook('onRequest', loadActorForApiRequests(services.session));
+  // At most 8 list requests of one person in flight (per node, server/plugins/list-concurrency.ts).
+  limitListsInFlight(app);
   app.addHook('preParsing', refuseOversizedBodies);
   app.addHook('preValidation', refuseNulCharacters);
   // What the contract refuses and Fastify's validation lets through (server/plugins/validation-gaps.ts).
