@@ -101,6 +101,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     outbox: createOutbox(smtpUrl ? null : app.log),
     accountSetupUrl: configureAccountSetup({ publicOrigin: config.publicOrigin, provider: config.auth.kind, secret: deps.signingKeys?.accountSetupSecret ?? null }),
     log: app.log,
+    creationLimits: config.creationLimits,
   });
 
   const metrics = createMetrics({ version: PORTAL_VERSION, log: app.log });

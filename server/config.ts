@@ -67,6 +67,11 @@ export interface ServerConfig {
   trustProxy: false | number | string[];
   /** Bearer secret of GET /metrics (METRICS_TOKEN, 32 characters or more); null: no /metrics route. */
   metricsToken: string | null;
+  /**
+   * Creations one person may make in an hour, counted across nodes from the audit journal (USER_CREATIONS_PER_HOUR,
+   * default 200; INVITATIONS_PER_HOUR, default 100; 0: no limit). See server/features/audit/creation-limit.service.ts.
+   */
+  creationLimits: { usersPerHour: number; invitationsPerHour: number };
 }
 
 export const LOCAL_CLIENT_ID = 'portail-habilitations-spa';
@@ -182,6 +187,10 @@ export function readConfig(env: Env = process.env): ServerConfig {
   if (!Number.isInteger(apiRateLimitPerMinute) || apiRateLimitPerMinute < 0) {
     throw new Error(`API_RATE_LIMIT_PER_MINUTE must be a whole number, 0 for no limit (got '${env.API_RATE_LIMIT_PER_MINUTE}')`);
   }
+  const creationLimits = {
+    usersPerHour: creationsPerHour(env, 'USER_CREATIONS_PER_HOUR', 200),
+    invitationsPerHour: creationsPerHour(env, 'INVITATIONS_PER_HOUR', 100),
+  };
   const metricsToken = optional(env, 'METRICS_TOKEN');
   if (metricsToken !== null && !/^[\x21-\x7e]{32,}$/.test(metricsToken)) {
     throw new Error('METRICS_TOKEN must be at least 32 printable characters without spaces (e.g. openssl rand -hex 32)');
@@ -214,7 +223,17 @@ export function readConfig(env: Env = process.env): ServerConfig {
     apiRateLimitPerMinute,
     trustProxy: readTrustProxy(optional(env, 'TRUST_PROXY')),
     metricsToken,
+    creationLimits,
   };
+}
+
+/** A number of creations an hour: a whole number, 0 for no limit, at most 1,000,000. */
+function creationsPerHour(env: Env, name: string, fallback: number): number {
+  const text = optional(env, name);
+  if (text === null) return fallback;
+  const value = /^\d{1,7}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(value) || value > 1_000_000) throw new Error(`${name} must be a whole number of creations an hour, 0 for no limit (got '${text}')`);
+  return value;
 }
 
 /** TRUST_PROXY: a number of proxy hops, or the proxies' addresses or CIDR ranges separated by commas. */

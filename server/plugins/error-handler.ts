@@ -56,6 +56,9 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
 export function answerErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string; validation?: unknown[]; validationContext?: string }, request, reply) => {
     const answer = answerOf(error) ?? (error.code ? FRAMEWORK_ANSWERS[error.code] : undefined) ?? null;
+    // A limit of the product says when to try again (server/features/audit/creation-limit.service.ts).
+    const { retryAfterSeconds } = error as { retryAfterSeconds?: unknown };
+    if (answer?.statusCode === 429 && typeof retryAfterSeconds === 'number') reply.header('retry-after', String(retryAfterSeconds));
     if (answer) return reply.code(answer.statusCode).send(errorBody(answer.statusCode, answer.message, request.id, answer.fieldErrors));
     if (Array.isArray(error.validation)) {
       const fieldErrors = fieldErrorsFromValidation(error.validation as never[], error.validationContext);
