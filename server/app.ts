@@ -118,7 +118,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken, (reason) => metrics.tokenRejected(reason)));
   app.addHook('onRequest', loadActorForApiRequests(services.session));
   // At most 8 list requests of one person in flight (per node, server/plugins/list-concurrency.ts).
-  limitListsInFlight(app);
+  limitListsInFlight(app, config.listsInFlightPerPerson);
   app.addHook('preParsing', refuseOversizedBodies);
   app.addHook('preValidation', refuseNulCharacters);
   // What the contract refuses and Fastify's validation lets through (server/plugins/validation-gaps.ts).

@@ -72,6 +72,8 @@ export interface ServerConfig {
    * default 200; INVITATIONS_PER_HOUR, default 100; 0: no limit). See server/features/audit/creation-limit.service.ts.
    */
   creationLimits: { usersPerHour: number; invitationsPerHour: number };
+  /** List requests of one person in flight on a node (LISTS_IN_FLIGHT_PER_PERSON, default 8; 0: no limit). See server/plugins/list-concurrency.ts. */
+  listsInFlightPerPerson: number;
 }
 
 export const LOCAL_CLIENT_ID = 'portail-habilitations-spa';
@@ -191,6 +193,10 @@ export function readConfig(env: Env = process.env): ServerConfig {
     usersPerHour: creationsPerHour(env, 'USER_CREATIONS_PER_HOUR', 200),
     invitationsPerHour: creationsPerHour(env, 'INVITATIONS_PER_HOUR', 100),
   };
+  const listsInFlightPerPerson = Number(optional(env, 'LISTS_IN_FLIGHT_PER_PERSON') ?? 8);
+  if (!Number.isInteger(listsInFlightPerPerson) || listsInFlightPerPerson < 0) {
+    throw new Error(`LISTS_IN_FLIGHT_PER_PERSON must be a whole number, 0 for no limit (got '${env.LISTS_IN_FLIGHT_PER_PERSON}')`);
+  }
   const metricsToken = optional(env, 'METRICS_TOKEN');
   if (metricsToken !== null && !/^[\x21-\x7e]{32,}$/.test(metricsToken)) {
     throw new Error('METRICS_TOKEN must be at least 32 printable characters without spaces (e.g. openssl rand -hex 32)');
@@ -224,6 +230,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     trustProxy: readTrustProxy(optional(env, 'TRUST_PROXY')),
     metricsToken,
     creationLimits,
+    listsInFlightPerPerson,
   };
 }
 

@@ -80,6 +80,15 @@ describe('list requests in flight', () => {
     expect((await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/users', query: { pageSize: 5 } })).status).toBe(200);
   });
 
+  it('LISTS_IN_FLIGHT_PER_PERSON is 8 by default, 0 for no limit (the benchmark), and a whole number', async () => {
+    const { readConfig } = await import('../../server/config.ts');
+    expect(readConfig({}).listsInFlightPerPerson).toBe(8);
+    expect(readConfig({ LISTS_IN_FLIGHT_PER_PERSON: '0' }).listsInFlightPerPerson).toBe(0);
+    expect(() => readConfig({ LISTS_IN_FLIGHT_PER_PERSON: 'huit' })).toThrowError("LISTS_IN_FLIGHT_PER_PERSON must be a whole number, 0 for no limit (got 'huit')");
+    const { serverEnv } = await import('../../bench/server-env.ts');
+    expect(serverEnv({ databaseUrl: 'postgres://x', port: 1, dataDir: '/tmp', poolSize: 1 }).LISTS_IN_FLIGHT_PER_PERSON).toBe('0');
+  });
+
   it('frees the slot of a list refused (400) as of one served', async () => {
     for (let i = 0; i < 12; i += 1) {
       expect((await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/users', query: { pageSize: 1000 } })).status).toBe(400);
