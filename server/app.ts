@@ -25,7 +25,7 @@ import { registerApiRateLimit } from './plugins/rate-limit.ts';
 import { limitListsInFlight } from './plugins/list-concurrency.ts';
 import { BODY_LIMIT_BYTES, refuseOversizedBodies } from './plugins/body-limit.ts';
 import { refuseRequestsWhileClosing } from './plugins/closing.ts';
-import { answerErrors, answerFrameworkError } from './plugins/error-handler.ts';
+import { answerErrors, frameworkErrorAnswer } from './plugins/error-handler.ts';
 import { registerHealth } from './plugins/health.ts';
 import { serveWeb } from './plugins/web.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -64,6 +64,7 @@ export interface AppDependencies {
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, database } = deps;
+  const securityHeaders = securityHeadersFor(config);
   const options: FastifyServerOptions & { https?: { key: string; cert: string } } = {
     logger: {
       level: config.logLevel,
@@ -81,7 +82,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // Requests arriving while the server closes get the portal's own 503 (plugins/closing.ts), not Fastify's English one.
     return503OnClosing: false,
     // What Fastify refuses before any route (a malformed percent-encoding in the path) gets the portal's error body.
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: frameworkErrorAnswer(securityHeaders),
     ajv: {
       // Unknown body fields are refused, never silently dropped.
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
@@ -124,7 +125,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // What the contract refuses and Fastify's validation lets through (server/plugins/validation-gaps.ts).
   app.addHook('preValidation', refuseUnvalidatedBodies);
   app.addHook('preHandler', refuseNonFiniteNumbers);
-  const securityHeaders = securityHeadersFor(config);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     for (const [name, value] of securityHeaders.for(request.url)) if (!reply.hasHeader(name)) reply.header(name, value);

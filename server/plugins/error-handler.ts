@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answerOf, errorBody, fieldErrorsFromValidation, type FieldError } from '../api/errors.ts';
+import type { SecurityHeaders } from './security-headers.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, TRANSACTION_CONFLICT_MESSAGE, transactionConflictOf } from './database-errors.ts';
 
 /** The errors Fastify makes itself (its FST_ERR_* codes), as the portal answers them: a status and a French message. */
@@ -39,17 +40,21 @@ const STATUS_MESSAGES: Record<number, string> = {
 
 /**
  * Fastify's `frameworkErrors` option: what Fastify refuses before any route or hook (a path with malformed
- * percent-encoding, a parameter too long) gets the portal's body, its request id and the x-request-id header too.
+ * percent-encoding, a parameter too long) gets the portal's body, its request id, and the x-request-id and
+ * security headers the onSend hook would have set.
  */
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const answer = FRAMEWORK_ANSWERS[error.code] ?? { statusCode: 500, message: 'Erreur interne du serveur.' };
-  if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-  void reply
-    .code(answer.statusCode)
-    .header('x-request-id', request.id)
-    .header('cache-control', 'no-store')
-    .type('application/json; charset=utf-8')
-    .send(JSON.stringify(errorBody(answer.statusCode, answer.message, request.id, answer.fieldErrors)));
+export function frameworkErrorAnswer(securityHeaders: SecurityHeaders) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const answer = FRAMEWORK_ANSWERS[error.code] ?? { statusCode: 500, message: 'Erreur interne du serveur.' };
+    if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    for (const [name, value] of securityHeaders.for(request.url)) reply.header(name, value);
+    void reply
+      .code(answer.statusCode)
+      .header('x-request-id', request.id)
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(errorBody(answer.statusCode, answer.message, request.id, answer.fieldErrors)));
+  };
 }
 
 /** Every error answer of the server, in one place: `{ error, message, fieldErrors?, requestId }`, never a stack trace. */

@@ -36,6 +36,9 @@ describe('error answers Fastify makes itself', () => {
     const body = expectProjectShape(answer, 400, 'BadRequest');
     expect(body.message).toBe('Adresse de la requête invalide : encodage en pourcentage incorrect.');
     expectMatchesContract('GET', '/api/v2/users/{id}', 400, body);
+    // The security headers of every answer too (this one is made before any hook runs).
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['content-security-policy']).toBeDefined();
   });
 
   it('answers a malformed percent-encoding anywhere (the SPA, the provider) with the same body', async () => {
