@@ -1,11 +1,15 @@
 // Serialization failures and deadlocks (SQLSTATE 40001, 40P01) are retried once inside the unit of work, the
 // whole work run again; then answered 409 (serialization) or 503 (deadlock), never 500 (issue 19).
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/schema.ts';
 import { inTransaction } from '../../server/db/unit-of-work.ts';
+import type { CreatedAccount, IdentityDirectory } from '../../server/identity/directory.ts';
 import { backends } from './db/test-databases.ts';
 import { callApi } from './support/api.ts';
 import { transactionConflictSwitch } from './support/transaction-conflict.ts';
-import { completePayload, PERSONAS, startUsersApp, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
+import { completePayload, PERSONAS, startUsersApp, userIdOf, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 import type { TestApp } from './support/test-app.ts';
 
 const conflictError = (code: string) => Object.assign(new Error(`conflict ${code}`), { code });
@@ -57,6 +61,62 @@ for (const backend of backends) {
     });
   });
 }
+
+/** A directory outside the database, as Graph is: it records its calls and cannot roll back with a transaction. */
+class RemoteDirectory implements IdentityDirectory {
+  readonly kind = 'graph' as const;
+  readonly calls: string[] = [];
+  async createAccount(_trx: Transaction<Database>): Promise<CreatedAccount> {
+    const subject = randomUUID();
+    this.calls.push(`create ${subject}`);
+    return { subject, reused: false };
+  }
+  async disableAccount(_db: Kysely<Database>, subject: string) {
+    this.calls.push(`disable ${subject}`);
+  }
+  async enableAccount(_db: Kysely<Database>, subject: string) {
+    this.calls.push(`enable ${subject}`);
+  }
+  async deleteAccount(_db: Kysely<Database>, subject: string) {
+    this.calls.push(`delete ${subject}`);
+  }
+  async updateAccount(_db: Kysely<Database>, subject: string) {
+    this.calls.push(`update ${subject}`);
+  }
+}
+
+describe('a retried unit of work with a remote identity directory', () => {
+  let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
+  let conflicts: Awaited<ReturnType<typeof transactionConflictSwitch>>;
+  const remote = new RemoteDirectory();
+  beforeAll(async () => {
+    ({ t, orgs, roles } = await startUsersApp(backends[0]!, { directory: remote }));
+    conflicts = await transactionConflictSwitch(t.database.handle);
+  });
+  afterAll(() => t?.close());
+
+  it("deletes the first attempt's remote account before creating the user again: one account left, the user's", async () => {
+    const email = `retry.remote.${Date.now()}@exemple.fr`;
+    remote.calls.length = 0;
+    const { result } = await conflicts.during('40001', 1, () =>
+      callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/complete', payload: completePayload([orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!], { email }) }),
+    );
+    expect(result.status).toBe(201);
+    const [first, second] = remote.calls.filter((c) => c.startsWith('create ')).map((c) => c.slice('create '.length));
+    expect(remote.calls).toEqual([`create ${first}`, `delete ${first}`, `create ${second}`]);
+    const user = await t.database.handle.db.selectFrom('users').select('auth_id').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(user.auth_id).toBe(second);
+  });
+
+  it('puts a remote account back as it was before deactivating it again', async () => {
+    const id = await userIdOf(t, PERSONAS.rhClinique);
+    const subject = (await t.database.handle.db.selectFrom('users').select('auth_id').where('id', '=', id).executeTakeFirstOrThrow()).auth_id;
+    remote.calls.length = 0;
+    const { result } = await conflicts.during('40P01', 1, () => callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/{id}/deactivate', params: { id } }));
+    expect(result.status).toBe(200);
+    expect(remote.calls).toEqual([`disable ${subject}`, `enable ${subject}`, `disable ${subject}`]);
+  });
+});
 
 describe('the unit of work retrying a serialization failure or a deadlock', () => {
   let t: TestApp;
