@@ -23,6 +23,11 @@ export function serverEnv(options: { databaseUrl: string; port: number; dataDir:
     IDENTITY_PROVIDER: 'local',
     ALLOW_LOCAL_IDENTITY_PROVIDER: 'true',
     API_RATE_LIMIT_PER_MINUTE: '0',
+    // The benchmark and the resilience loads create thousands of users and requests as one back-office person.
+    USER_CREATIONS_PER_HOUR: '0',
+    // Their connections are one person's lists in parallel (64 at once in tests/resilience/load.test.ts).
+    LISTS_IN_FLIGHT_PER_PERSON: '0',
+    INVITATIONS_PER_HOUR: '0',
     MEMBER_AREA_URL: 'https://adherent.example.org/',
     SUPPORT_HOURS: 'de 9 h à 17 h',
     SUPPORT_PHONE: '01 99 00 12 34',

@@ -23,9 +23,10 @@ import { serializeRequest } from './plugins/logging.ts';
 import { securityHeadersFor } from './plugins/security-headers.ts';
 import { registerApiCors } from './plugins/cors.ts';
 import { registerApiRateLimit } from './plugins/rate-limit.ts';
+import { limitListsInFlight } from './plugins/list-concurrency.ts';
 import { BODY_LIMIT_BYTES, refuseOversizedBodies } from './plugins/body-limit.ts';
 import { refuseRequestsWhileClosing } from './plugins/closing.ts';
-import { answerErrors } from './plugins/error-handler.ts';
+import { answerErrors, frameworkErrorAnswer } from './plugins/error-handler.ts';
 import { registerHealth } from './plugins/health.ts';
 import { serveWeb } from './plugins/web.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -76,6 +77,7 @@ export interface AppDependencies {
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, database } = deps;
+  const securityHeaders = securityHeadersFor(config);
   const options: FastifyServerOptions & { https?: { key: string; cert: string } } = {
     logger: {
       level: config.logLevel,
@@ -92,6 +94,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: BODY_LIMIT_BYTES,
     // Requests arriving while the server closes get the portal's own 503 (plugins/closing.ts), not Fastify's English one.
     return503OnClosing: false,
+    // What Fastify refuses before any route (a malformed percent-encoding in the path) gets the portal's error body.
+    frameworkErrors: frameworkErrorAnswer(securityHeaders),
     ajv: {
       // Unknown body fields are refused, never silently dropped.
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
@@ -111,6 +115,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     outbox: createOutbox(smtpUrl ? null : app.log),
     accountSetupUrl: configureAccountSetup({ publicOrigin: config.publicOrigin, provider: config.auth.kind, secret: deps.signingKeys?.accountSetupSecret ?? null }),
     log: app.log,
+    creationLimits: config.creationLimits,
   });
 
   // The counts every node shares (the API rate limit, the sign-in throttle); their expired rows (and the local
@@ -130,12 +135,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerApiRateLimit(app, { perMinute: config.apiRateLimitPerMinute, verifyToken: deps.verifyToken, hits });
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken, (reason) => metrics.tokenRejected(reason)));
   app.addHook('onRequest', loadActorForApiRequests(services.session));
+  // At most 8 list requests of one person in flight (per node, server/plugins/list-concurrency.ts).
+  limitListsInFlight(app, config.listsInFlightPerPerson);
   app.addHook('preParsing', refuseOversizedBodies);
   app.addHook('preValidation', refuseNulCharacters);
   // What the contract refuses and Fastify's validation lets through (server/plugins/validation-gaps.ts).
   app.addHook('preValidation', refuseUnvalidatedBodies);
   app.addHook('preHandler', refuseNonFiniteNumbers);
-  const securityHeaders = securityHeadersFor(config);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     for (const [name, value] of securityHeaders.for(request.url)) if (!reply.hasHeader(name)) reply.header(name, value);
@@ -185,6 +191,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       securityHeaders,
       demoAccounts: deps.demoAccounts ?? [],
       accountSetupSecret: deps.signingKeys.accountSetupSecret,
+      // The local mailbox shows every e-mail, set-up links included: never in production, whatever else is allowed.
+      devMailbox: !config.production,
       onSignInFailure: (reason) => metrics.signInFailed(reason),
       hits,
     });

@@ -69,6 +69,13 @@ export interface ServerConfig {
   metricsToken: string | null;
   /** Days a SENT e-mail stays in the outbox (OUTBOX_RETENTION_DAYS, default 30): they hold account set-up links (server/jobs/outbox-retention.ts). */
   outboxRetentionDays: number;
+  /**
+   * Creations one person may make in an hour, counted across nodes from the audit journal (USER_CREATIONS_PER_HOUR,
+   * default 200; INVITATIONS_PER_HOUR, default 100; 0: no limit). See server/features/audit/creation-limit.service.ts.
+   */
+  creationLimits: { usersPerHour: number; invitationsPerHour: number };
+  /** List requests of one person in flight on a node (LISTS_IN_FLIGHT_PER_PERSON, default 8; 0: no limit). See server/plugins/list-concurrency.ts. */
+  listsInFlightPerPerson: number;
 }
 
 export const LOCAL_CLIENT_ID = 'portail-habilitations-spa';
@@ -197,6 +204,14 @@ export function readConfig(env: Env = process.env): ServerConfig {
   if (!Number.isInteger(apiRateLimitPerMinute) || apiRateLimitPerMinute < 0) {
     throw new Error(`API_RATE_LIMIT_PER_MINUTE must be a whole number, 0 for no limit (got '${env.API_RATE_LIMIT_PER_MINUTE}')`);
   }
+  const creationLimits = {
+    usersPerHour: creationsPerHour(env, 'USER_CREATIONS_PER_HOUR', 200),
+    invitationsPerHour: creationsPerHour(env, 'INVITATIONS_PER_HOUR', 100),
+  };
+  const listsInFlightPerPerson = Number(optional(env, 'LISTS_IN_FLIGHT_PER_PERSON') ?? 8);
+  if (!Number.isInteger(listsInFlightPerPerson) || listsInFlightPerPerson < 0) {
+    throw new Error(`LISTS_IN_FLIGHT_PER_PERSON must be a whole number, 0 for no limit (got '${env.LISTS_IN_FLIGHT_PER_PERSON}')`);
+  }
   const metricsToken = optional(env, 'METRICS_TOKEN');
   if (metricsToken !== null && !/^[\x21-\x7e]{32,}$/.test(metricsToken)) {
     throw new Error('METRICS_TOKEN must be at least 32 printable characters without spaces (e.g. openssl rand -hex 32)');
@@ -234,7 +249,18 @@ export function readConfig(env: Env = process.env): ServerConfig {
     trustProxy: readTrustProxy(optional(env, 'TRUST_PROXY')),
     metricsToken,
     outboxRetentionDays,
+    creationLimits,
+    listsInFlightPerPerson,
   };
+}
+
+/** A number of creations an hour: a whole number, 0 for no limit, at most 1,000,000. */
+function creationsPerHour(env: Env, name: string, fallback: number): number {
+  const text = optional(env, name);
+  if (text === null) return fallback;
+  const value = /^\d{1,7}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(value) || value > 1_000_000) throw new Error(`${name} must be a whole number of creations an hour, 0 for no limit (got '${text}')`);
+  return value;
 }
 
 /** TRUST_PROXY: a number of proxy hops, or the proxies' addresses or CIDR ranges separated by commas. */
@@ -246,4 +272,37 @@ export function readTrustProxy(value: string | null | undefined): false | number
     throw new Error(`TRUST_PROXY must be a number of hops or addresses/CIDRs separated by commas (got '${value}')`);
   }
   return addresses;
+}
+
+/** A loopback origin: localhost, an IPv4 address of 127.0.0.0/8 or ::1 (URL writes 127.1 as 127.0.0.1 and IPv6 in brackets). */
+export function isLoopbackOrigin(origin: string): boolean {
+  const { hostname } = new URL(origin);
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * Whether to load the demo data (SEED_DEMO_DATA), whose accounts share a password published on the local
+ * sign-in page and in docs/demo-data.md, checked at start so that it fails closed:
+ * - by default it is loaded with the local provider outside production, never otherwise; 'true' loads it,
+ *   'false' leaves it out;
+ * - in production it is refused unless PUBLIC_ORIGIN is a loopback address (the benchmarks and the
+ *   resilience tests, which run production on 127.0.0.1);
+ * - with the local provider it is refused on any other origin than a loopback one, NODE_ENV unset included,
+ *   unless ALLOW_DEMO_DATA_ON_PUBLIC_ORIGIN=true says it is meant (a shared development server); that flag
+ *   never lifts the production refusal.
+ */
+export function readDemoData(config: Pick<ServerConfig, 'production' | 'publicOrigin' | 'auth'>, env: Env = process.env): boolean {
+  const setting = optional(env, 'SEED_DEMO_DATA');
+  if (setting !== null && setting !== 'true' && setting !== 'false') throw new Error(`SEED_DEMO_DATA must be true or false (got '${setting}')`);
+  const demoData = setting === null ? config.auth.kind === 'local' && !config.production : setting === 'true';
+  if (!demoData || isLoopbackOrigin(config.publicOrigin)) return demoData;
+  const why = `the demo accounts' password is published, and PUBLIC_ORIGIN (${config.publicOrigin}) is not a loopback address (localhost, 127.0.0.0/8, ::1)`;
+  if (config.production) throw new Error(`SEED_DEMO_DATA=true is refused in production: ${why}.`);
+  if (config.auth.kind === 'local' && env.ALLOW_DEMO_DATA_ON_PUBLIC_ORIGIN !== 'true') {
+    throw new Error(
+      `The local identity provider refuses to start with the demo data: ${why}. Set SEED_DEMO_DATA=false to start without it, ` +
+        'or ALLOW_DEMO_DATA_ON_PUBLIC_ORIGIN=true on a development server meant to be reached by others.',
+    );
+  }
+  return demoData;
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { databaseOptions, readConfig } from './config.ts';
+import { databaseOptions, readConfig, readDemoData } from './config.ts';
 import { loadTls } from './tls.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
@@ -18,6 +18,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function start(): Promise<void> {
   assertSupportedRuntime();
   const config = readConfig();
+  // The demo data fails closed: refused in production and on a public origin (server/config.ts).
+  const withDemoData = readDemoData(config);
   // Before the app's logger exists: in production, JSON lines as the app's (a log collector reads them all).
   const startLog = config.production ? pino({ level: config.logLevel }) : null;
   // Before anything is opened: a provider without its account directory stops the start.
@@ -35,8 +37,6 @@ async function start(): Promise<void> {
   // The lists' totals are kept per connection (migration 0004): fold those of connections gone since;
   // cut the name order into even ranges again if one has grown too large.
   await database.exec('select compact_list_totals(); select balance_user_name_ranges()');
-  // The demo accounts share a published password: loaded with the local sign-in in development, or on explicit request.
-  const withDemoData = (config.auth.kind === 'local' && !config.production) || process.env.SEED_DEMO_DATA === 'true';
   let seeded = false;
   if (withDemoData) seeded = (await seedDemoData(database)).seeded;
   else await database.db.transaction().execute((trx) => seedReferenceData(trx));

@@ -33,7 +33,7 @@ export class ApiError extends Error {
 
 export const unauthorized = (message = 'Authentification requise.') => new ApiError(401, message);
 
-const STATUS_OF: Record<DomainErrorKind, number> = { invalid: 400, unauthenticated: 401, forbidden: 403, notFound: 404, conflict: 409, unavailable: 503 };
+const STATUS_OF: Record<DomainErrorKind, number> = { invalid: 400, unauthenticated: 401, forbidden: 403, notFound: 404, conflict: 409, tooMany: 429, unavailable: 503 };
 
 /** The HTTP status of a refusal of the product. */
 export function statusOf(error: DomainError): number {

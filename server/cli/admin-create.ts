@@ -87,6 +87,7 @@ export async function adminCreate(io: CommandIo, args: readonly string[], overri
       directory,
       listTotals: null,
       outbox: createOutbox(null),
+      creationLimits: config.creationLimits,
       accountSetupUrl: configureAccountSetup({ publicOrigin: config.publicOrigin, provider: config.auth.kind, secret: signingKeys?.accountSetupSecret ?? null }),
       log: { error: (details, message) => io.err(`${message} ${JSON.stringify(details, (_key, value: unknown) => (value instanceof Error ? value.message : value))}`) },
     });

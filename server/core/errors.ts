@@ -6,7 +6,7 @@ export interface FieldError {
   message: string;
 }
 
-export type DomainErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'notFound' | 'conflict' | 'unavailable';
+export type DomainErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'notFound' | 'conflict' | 'tooMany' | 'unavailable';
 
 export class DomainError extends Error {
   readonly kind: DomainErrorKind;
@@ -31,3 +31,5 @@ export const forbidden = (message = 'Accès refusé.') => new DomainError('forbi
 export const notFound = (message = 'Ressource introuvable.') => new DomainError('notFound', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
+/** A limit of the product reached (creations an hour): wait, then try again. */
+export const tooMany = (message: string) => new DomainError('tooMany', message);

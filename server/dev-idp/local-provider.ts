@@ -147,6 +147,8 @@ export interface MountOptions {
   demoAccounts: readonly DemoAccountLine[];
   /** HMAC secret of the account set-up links (/oidc/account/setup). */
   accountSetupSecret: string;
+  /** Mounts the local mailbox (/oidc/dev/mailbox), which shows every e-mail with its set-up link: development and tests only. */
+  devMailbox: boolean;
   /** A sign-in refused (counted in the metrics). */
   onSignInFailure?: (reason: 'credentials' | 'throttled') => void;
   /** The shared counts (the database's) that the sign-in throttle keeps its failures in. */
@@ -156,7 +158,7 @@ export interface MountOptions {
 export async function mountLocalProvider(
   app: FastifyInstance,
   provider: Provider,
-  { db, securityHeaders, demoAccounts, accountSetupSecret, hits, onSignInFailure = () => {} }: MountOptions,
+  { db, securityHeaders, demoAccounts, accountSetupSecret, hits, devMailbox, onSignInFailure = () => {} }: MountOptions,
 ): Promise<void> {
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   // Failed sign-ins per account, whatever the address (5, then growing delays), counted in the database across the nodes.
@@ -187,7 +189,7 @@ export async function mountLocalProvider(
     });
 
     registerAccountSetupRoutes(scope, { db, secret: accountSetupSecret });
-    registerDevMailboxRoutes(scope, { db });
+    if (devMailbox) registerDevMailboxRoutes(scope, { db });
 
     scope.get('/oidc/assets/auto-submit.js', async (_request, reply) => {
       reply.type('text/javascript').header('cache-control', 'no-cache');
@@ -204,7 +206,7 @@ export async function mountLocalProvider(
         return;
       }
       const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
-      return reply.type('text/html').send(signInPage({ uid: request.params.uid, email: loginHint, error: null, demoAccounts }));
+      return reply.type('text/html').send(signInPage({ uid: request.params.uid, email: loginHint, error: null, demoAccounts, mailbox: devMailbox }));
     });
 
     scope.post<{ Params: { uid: string }; Body: Record<string, string> }>('/oidc/interaction/:uid/login', async (request, reply) => {
@@ -212,7 +214,7 @@ export async function mountLocalProvider(
       if (!details) return reply.code(400).type('text/html').send(expiredPage());
       const email = String(request.body?.email ?? '').trim();
       const password = String(request.body?.password ?? '');
-      const page = (error: string) => signInPage({ uid: request.params.uid, email, error, demoAccounts });
+      const page = (error: string) => signInPage({ uid: request.params.uid, email, error, demoAccounts, mailbox: devMailbox });
       const waitSeconds = await throttle.secondsBlocked(email);
       // Refused before any password check: a guesser learns nothing more in this minute.
       if (waitSeconds > 0) onSignInFailure('throttled');

@@ -48,7 +48,8 @@ ${head}
 </html>`;
 }
 
-export function signInPage(input: { uid: string; email: string; error: string | null; demoAccounts: readonly DemoAccountLine[] }): string {
+/** `mailbox`: link the local mailbox (absent in production); linked unless told otherwise. */
+export function signInPage(input: { uid: string; email: string; error: string | null; demoAccounts: readonly DemoAccountLine[]; mailbox?: boolean }): string {
   const error = input.error ? `<p class="error" role="alert" id="sign-in-error">${escapeHtml(input.error)}</p>` : '';
   const describedBy = input.error ? ' aria-describedby="sign-in-error"' : '';
   const demo = input.demoAccounts.length
@@ -70,7 +71,7 @@ ${error}
 <button type="submit">Se connecter</button>
 </form>
 ${demo}
-<p class="demo">Compte créé par le portail ? Son lien pour choisir un mot de passe est dans la <a href="/oidc/dev/mailbox">boîte d'envoi locale</a>.</p>
+${input.mailbox === false ? '' : `<p class="demo">Compte créé par le portail ? Son lien pour choisir un mot de passe est dans la <a href="/oidc/dev/mailbox">boîte d'envoi locale</a>.</p>`}
 </div>`,
   );
 }

@@ -6,6 +6,7 @@ import type { StepLog } from '../db/unit-of-work.ts';
 import type { AccountSetupUrl } from '../identity/account-setup-links.ts';
 import type { IdentityDirectory } from '../identity/directory.ts';
 import type { Outbox } from '../mail/outbox.ts';
+import type { CreationLimits } from './audit/creation-limit.service.ts';
 import { auditService } from './audit/audit.service.ts';
 import { invitationsService } from './invitations/invitations.service.ts';
 import { organizationsService } from './organizations/organizations.service.ts';
@@ -23,6 +24,8 @@ export interface ServiceDeps {
   accountSetupUrl: AccountSetupUrl;
   /** Where what fails after the outcome of a unit of work is written. */
   log: StepLog;
+  /** Creations a person may make in an hour (USER_CREATIONS_PER_HOUR, INVITATIONS_PER_HOUR). */
+  creationLimits: CreationLimits;
 }
 
 export function buildServices(deps: ServiceDeps) {

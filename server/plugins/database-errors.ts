@@ -40,3 +40,22 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (isDatabaseUnavailable(cause, depth + 1)) return true;
   return Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1));
 }
+
+/**
+ * A transaction PostgreSQL gave up on because of another one, after the unit of work ran it twice
+ * (server/db/unit-of-work.ts). Answered per case, never 500:
+ * - 40001 serialization_failure: what the request read was changed by another request at the same moment,
+ *   twice in a row; the data is contended, not the server: 409, as a stale version is, so that the person
+ *   reloads what changed before deciding again (the SPA shows the message and reloads).
+ * - 40P01 deadlock_detected: two transactions took the same locks in opposite orders; nothing is wrong with
+ *   the request nor with the data, the same request later succeeds: 503 with Retry-After, which clients retry.
+ */
+export const TRANSACTION_CONFLICT_MESSAGE = 'Ces données ont été modifiées au même moment par une autre requête. Rechargez la page puis réessayez.';
+
+export function transactionConflictOf(error: unknown, depth = 0): 'serialization' | 'deadlock' | null {
+  if (!error || typeof error !== 'object' || depth > 4) return null;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  if (code === '40001') return 'serialization';
+  if (code === '40P01') return 'deadlock';
+  return transactionConflictOf(cause, depth + 1);
+}

@@ -33,7 +33,8 @@ describeOnPostgres('two server processes on one PostgreSQL', () => {
   beforeAll(async () => {
     database = await createTestDatabase({ name: 'postgres' });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portail-nodes-'));
-    const env = { DATABASE_URL: database.url!, DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, API_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) };
+    // Development nodes (the local provider and its demo data) on an origin that is not a loopback address: said on purpose.
+    const env = { DATABASE_URL: database.url!, DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, API_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), ALLOW_DEMO_DATA_ON_PUBLIC_ORIGIN: 'true' };
     // Started together, as a deployment does: one migrates and seeds while the other waits, and they agree on the
     // local provider's keys (one token works on both).
     nodes = await Promise.all([startServerProcess(env), startServerProcess(env)]);

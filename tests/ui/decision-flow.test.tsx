@@ -25,8 +25,8 @@ const invitation: Invitation = {
   rejectionReason: null,
 };
 
-/** The decision's answer (approve and reject answer alike: the invitation, or an ErrorBody). */
-type DecisionAnswer = AnswerOf<'post', '/api/v2/invitations/{id}/reject'>;
+/** The decision's answer (the invitation, or an ErrorBody): approve's, which reject's answers include (reject also documents 413 and 415 for its body). */
+type DecisionAnswer = AnswerOf<'post', '/api/v2/invitations/{id}/approve'>;
 
 function setup(intent: 'approve' | 'reject', answer: () => DecisionAnswer) {
   const server = intent === 'approve' ? fakeApi().on('post', '/api/v2/invitations/{id}/approve', answer) : fakeApi().on('post', '/api/v2/invitations/{id}/reject', answer);

@@ -9,6 +9,7 @@ import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { IdentityDirectoryError, IdentityTakenError } from '../../identity/directory.ts';
 import { accountInvitationMail, invitationApprovedMail, invitationRejectedMail, type InvitationMailInput } from '../../mail/templates.ts';
 import { writeAudit, writeAudits } from '../audit/audit.repository.ts';
+import { requireWithinCreationLimit } from '../audit/creation-limit.service.ts';
 import type { ServiceDeps } from '../services.ts';
 import { grantRole, grantRoleCounting, insertUser, lockUserByEmail, setAuthId } from '../users/users-write.repository.ts';
 import { isUniqueViolation, WRITE_MESSAGES } from '../users/users.errors.ts';
@@ -142,6 +143,7 @@ export function invitationsService(deps: ServiceDeps) {
 
       try {
         return await inTransaction(db, async ({ trx }) => {
+          await requireWithinCreationLimit(trx, actor, 'invitation', deps.creationLimits);
           const row = await insertInvitation(trx, { inviteeEmail, invitationType: body.invitationType, organization, role, sender: decider(actor), metadata: body.metadata ?? null });
           await writeAudit(trx, {
             actor: decider(actor),

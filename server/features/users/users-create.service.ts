@@ -6,6 +6,7 @@ import { inTransaction, type StepLog, type UnitOfWork } from '../../db/unit-of-w
 import { accountInvitationMail } from '../../mail/templates.ts';
 import { changedFields } from '../audit/audit.model.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
+import { requireWithinCreationLimit } from '../audit/creation-limit.service.ts';
 import { plannedAssignments, requireInheritanceWithinReach } from './assignments.service.ts';
 import { loadAssignments } from './users-read.repository.ts';
 import type { SeenUser } from './users-read.service.ts';
@@ -42,6 +43,7 @@ export function usersCreateService(deps: UsersDeps) {
         db,
         async (uow) => {
           const { trx } = uow;
+          await requireWithinCreationLimit(trx, actor, 'user', deps.creationLimits);
           const planned = await plannedAssignments(trx, actor, roles, []);
           await requireInheritanceWithinReach(trx, actor, [...new Set(planned.filter((a) => a.inheritsToChildren).map((a) => a.organizationId))]);
           if (await emailInUse(trx, fields.email)) throw emailTaken();

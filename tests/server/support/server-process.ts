@@ -18,7 +18,7 @@ export { freePort };
  * `server/main.ts` as its own process, plain HTTP, as a node behind a load balancer would run it.
  * Several share one PostgreSQL and one data folder (the local provider's keys, so that one token works on all).
  */
-export async function startServerProcess(env: { DATABASE_URL: string; DATA_DIR: string; PUBLIC_ORIGIN: string }): Promise<ServerProcess> {
+export async function startServerProcess(env: { DATABASE_URL: string; DATA_DIR: string; PUBLIC_ORIGIN: string; ALLOW_DEMO_DATA_ON_PUBLIC_ORIGIN?: string }): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['server/main.ts'], {
