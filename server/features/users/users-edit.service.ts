@@ -44,8 +44,6 @@ export function usersEditService(deps: UsersDeps) {
             desired = await plannedAssignments(trx, actor, change.roles, replaceable.map(asPlanned));
             checkRoleCount(new Set([...kept, ...desired].map((a) => a.roleId)).size, change.rolesField ?? 'body');
           }
-          const email = change.fields.email;
-          if (email && email.toLowerCase() !== user.email.toLowerCase() && (await emailInUse(trx, email, id))) throw emailTaken();
 
           const fieldChanges = changedFields(personalFields(user), change.fields);
           const activeChanged = change.isActive !== undefined && change.isActive !== user.is_active;
@@ -55,6 +53,9 @@ export function usersEditService(deps: UsersDeps) {
           // What is the person's across employers only when all of their assignments are within reach; roles within it always.
           if (Object.keys(fieldChanges).length > 0 || activeChanged) requireCanChangeAccount(actor, assignments);
           if (diff) await requireInheritanceWithinReach(trx, actor, inheritanceGiven(diff, replaceable));
+          // Uniqueness only once the actor may make the change: a refused caller learns nothing of who has an account.
+          const email = change.fields.email;
+          if (email && email.toLowerCase() !== user.email.toLowerCase() && (await emailInUse(trx, email, id))) throw emailTaken();
 
           // The user's row first, conditioned on the version read: a concurrent change makes it touch no row.
           const f = change.fields;

@@ -1,0 +1,60 @@
+// Issue 19, 'Nobody gets a right they were not given': the escalation paths a review found, each closed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from './db/test-databases.ts';
+import { fixtures } from './support/fixtures.ts';
+import { callApi, PERSONAS, startUsersApp, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
+import type { TestApp } from './support/test-app.ts';
+
+const REFUSED = 'Vous ne pouvez pas modifier cet utilisateur';
+
+for (const backend of backends) {
+  describe(`rights nobody was given, on ${backend.name}`, () => {
+    let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
+    beforeAll(async () => {
+      ({ t, orgs, roles } = await startUsersApp(backend));
+    }, 300_000);
+    afterAll(() => t?.close());
+
+    const db = () => t.database.handle.db;
+    /** COMPTABLE at the clinic's first establishment, GESTIONNAIRE at the EHPAD's first one: the clinic's administrator may not change the account. */
+    async function sharedUser() {
+      const user = await fixtures(db()).user({ organizationId: orgs.cliniqueSirets[0]!.id, roleCode: 'COMPTABLE' });
+      await db().insertInto('role_assignments').values({ user_id: user.id, organization_id: orgs.ehpadSirets[0]!.id, role_id: roles.GESTIONNAIRE!, inherits_to_children: false }).execute();
+      await db().updateTable('users').set({ last_name: 'Partagé' }).where('id', '=', user.id).execute();
+      return user;
+    }
+
+    describe('no oracle of who has an account', () => {
+      const identity = (email: string) => ({ firstName: 'Test', lastName: 'Partagé', email, metadata: null });
+      const full = (email: string) => ({
+        firstName: 'Test',
+        lastName: 'Partagé',
+        email,
+        jobTitle: 'Testeur',
+        phoneNumber: null,
+        mobilePhone: null,
+        street: '1 rue du Test',
+        city: 'Paris',
+        postalCode: '75001',
+        isActive: true,
+        roleAssignments: [{ organizationId: orgs.cliniqueSirets[0]!.id, roleIds: [roles.COMPTABLE!] }],
+      });
+
+      it("answers an administrator who may not change the account 403 whether the new address has an account or not (a back-office one included)", async () => {
+        const user = await sharedUser();
+        for (const email of [PERSONAS.backoffice, PERSONAS.adminEhpad, 'personne.inconnue@exemple.fr']) {
+          const update = await callApi(t, { as: PERSONAS.adminClinique, method: 'PUT', route: '/api/v2/users/{id}', params: { id: user.id }, payload: identity(email) });
+          expect([email, update.status, update.body.message]).toEqual([email, 403, REFUSED]);
+          const fullUpdate = await callApi(t, { as: PERSONAS.adminClinique, method: 'PUT', route: '/api/v2/users/{id}/full-update', params: { id: user.id }, payload: full(email) });
+          expect([email, fullUpdate.status]).toEqual([email, 403]);
+        }
+      });
+
+      it('still answers 409 for an address in use to a caller who may change the account', async () => {
+        const user = await sharedUser();
+        const answer = await callApi(t, { as: PERSONAS.backoffice, method: 'PUT', route: '/api/v2/users/{id}', params: { id: user.id }, payload: identity(PERSONAS.adminEhpad) });
+        expect(answer.status).toBe(409);
+      });
+    });
+  });
+}
