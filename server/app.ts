@@ -17,6 +17,7 @@ import { registerApi } from './api/index.ts';
 import { authenticateApiRequests } from './plugins/bearer-auth.ts';
 import { loadActorForApiRequests } from './plugins/actor.ts';
 import { refuseNulCharacters } from './plugins/input-guard.ts';
+import { refuseOperationsNotAllowed } from './plugins/operation-guard.ts';
 import { databaseFormats, refuseNonFiniteNumbers, refuseUnvalidatedBodies } from './plugins/validation-gaps.ts';
 import { serializeRequest } from './plugins/logging.ts';
 import { securityHeadersFor } from './plugins/security-headers.ts';
@@ -113,6 +114,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerApiRateLimit(app, { perMinute: config.apiRateLimitPerMinute, verifyToken: deps.verifyToken });
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken, (reason) => metrics.tokenRejected(reason)));
   app.addHook('onRequest', loadActorForApiRequests(services.session));
+  // The operation's function-level right, before anything of the input (size, JSON, contract) is judged.
+  app.addHook('onRequest', refuseOperationsNotAllowed);
   app.addHook('preParsing', refuseOversizedBodies);
   app.addHook('preValidation', refuseNulCharacters);
   // What the contract refuses and Fastify's validation lets through (server/plugins/validation-gaps.ts).

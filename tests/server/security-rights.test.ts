@@ -1,11 +1,22 @@
 // Issue 19, 'Nobody gets a right they were not given': the escalation paths a review found, each closed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadApiDocument } from '../../server/api/openapi-document.ts';
+import { OPERATION_REQUIREMENTS } from '../../server/features/session/operations.policy.ts';
 import { backends } from './db/test-databases.ts';
 import { fixtures } from './support/fixtures.ts';
 import { callApi, PERSONAS, startUsersApp, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 import type { TestApp } from './support/test-app.ts';
 
 const REFUSED = 'Vous ne pouvez pas modifier cet utilisateur';
+
+describe('the function-level decisions', () => {
+  it('decide every operation of openapi.yaml, and no other', () => {
+    const documented = Object.values(loadApiDocument().paths).flatMap((item) =>
+      Object.values(item as Record<string, { operationId?: string }>).flatMap((op) => (op && typeof op === 'object' && op.operationId ? [op.operationId] : [])),
+    );
+    expect(Object.keys(OPERATION_REQUIREMENTS).sort()).toEqual(documented.sort());
+  });
+});
 
 for (const backend of backends) {
   describe(`rights nobody was given, on ${backend.name}`, () => {
@@ -56,5 +67,40 @@ for (const backend of backends) {
         expect(answer.status).toBe(409);
       });
     });
+
+    describe('function-level refusal before validation', () => {
+
+      it('answers 403, not 400, to a caller without the permission whatever the body or the query', async () => {
+        const someone = await fixtures(db()).user({ organizationId: orgs.cliniqueSirets[0]!.id, roleCode: 'COMPTABLE' });
+        const calls: [string, 'POST' | 'PUT' | 'GET', Parameters<typeof callApi>[1]['route'], unknown, string?][] = [
+          [PERSONAS.lecteur, 'POST', '/api/v2/users', {}],
+          [PERSONAS.lecteur, 'POST', '/api/v2/users/complete', { email: 'pas-une-adresse' }],
+          [PERSONAS.rhClinique, 'POST', '/api/v2/users', { nom: 1 }],
+          [PERSONAS.lecteur, 'POST', '/api/v2/invitations', {}],
+          [PERSONAS.adminClinique, 'POST', '/api/v2/invitations/{id}/reject', {}],
+          [PERSONAS.rhClinique, 'GET', '/api/v2/users', undefined, 'pageSize=7'],
+          [PERSONAS.rhClinique, 'GET', '/api/v2/organizations', undefined, 'pageSize=abc'],
+          [PERSONAS.adminClinique, 'GET', '/api/v2/audit', undefined, 'page=0'],
+        ];
+        for (const [as, method, route, payload, query] of calls) {
+          const answer = await callApi(t, { as, method, route, params: { id: route.includes('invitations') ? 1 : someone.id }, payload, query });
+          expect([as, method, route, answer.status]).toEqual([as, method, route, 403]);
+        }
+        for (const [route, payload] of [
+          ['/api/v2/users/{id}', { firstName: '' }],
+          ['/api/v2/users/{id}/complete', {}],
+          ['/api/v2/users/{id}/roles/bulk', { assignments: 'non' }],
+        ] as const) {
+          const answer = await callApi(t, { as: PERSONAS.lecteur, method: 'PUT', route, params: { id: someone.id }, payload });
+          expect([route, answer.status]).toEqual([route, 403]);
+        }
+      });
+
+      it('still answers 400 naming the field to a caller who holds the permission', async () => {
+        const answer = await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users', payload: {} });
+        expect(answer.status).toBe(400);
+      });
+    });
+
   });
 }

@@ -1,7 +1,7 @@
 import { forbidden, notFound } from '../../core/errors.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { UserScope } from './users.model.ts';
-import { canSeeRole, coversOrganization, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from '../../core/policy.ts';
+import { canSeeRole, coversOrganization, hasPermission, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from '../../core/policy.ts';
 
 /**
  * Decisions about users (spec §6), on top of the generic ones of ./index.ts.
@@ -67,6 +67,10 @@ export function requireCanChangeUsers(actor: Actor): void {
 export function requireCanHardDeleteUsers(actor: Actor): void {
   requireBackOffice(actor);
   requirePermission(actor, ['USER_DELETE', 'B2C_USER_DISABLE'], 'all');
+}
+
+export function canHardDeleteUsers(actor: Actor): boolean {
+  return actor.isBackOffice && hasPermission(actor, ['USER_DELETE', 'B2C_USER_DISABLE'], 'all');
 }
 
 /** Whether one of a user's assignments lies within the actor's reach (back-office: always). */
