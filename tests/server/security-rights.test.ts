@@ -102,5 +102,52 @@ for (const backend of backends) {
       });
     });
 
+    describe('a back-office account is never an organization user', () => {
+      /** A back-office account (USER_LIST), made in this test's database; with `organizationRole`, given an organization role directly. */
+      async function backOfficeAccount(organizationRole = false) {
+        const user = await fixtures(db()).user({ organizationId: orgs.cliniqueSirets[0]!.id, roleCode: 'COMPTABLE' });
+        await db().updateTable('users').set({ user_type: 'BACKOFFICE', last_name: 'Bureau' }).where('id', '=', user.id).execute();
+        await db().insertInto('user_permissions').values({ user_id: user.id, permission_code: 'USER_LIST' }).execute();
+        if (!organizationRole) await db().deleteFrom('role_assignments').where('user_id', '=', user.id).execute();
+        return user;
+      }
+      const heldRoles = async (id: string) => Number((await db().selectFrom('role_assignments').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', id).executeTakeFirstOrThrow()).n);
+
+      it('refuses every users route that would give a back-office account an organization role: 409 naming the field, nothing written', async () => {
+        const account = await backOfficeAccount();
+        const siret = orgs.cliniqueSirets[0]!;
+        const personal = { firstName: 'Test', lastName: 'Bureau', email: account.email, jobTitle: 'Testeur', phoneNumber: null, mobilePhone: null, street: '1 rue du Test', city: 'Paris', postalCode: '75001' };
+        const calls = [
+          { method: 'POST', route: '/api/v2/users/{id}/roles', payload: { organizationId: siret.id, roleIds: [roles.COMPTABLE!] }, field: 'body.roleIds' },
+          { method: 'PUT', route: '/api/v2/users/{id}/roles/bulk', payload: { assignments: [{ organizationCode: siret.code, roleIds: [roles.COMPTABLE!] }] }, field: 'body.assignments' },
+          { method: 'PUT', route: '/api/v2/users/{id}/complete', payload: { ...personal, organizationCodes: [siret.code], roleIds: [roles.COMPTABLE!] }, field: 'body.roleIds' },
+          { method: 'PUT', route: '/api/v2/users/{id}/full-update', payload: { ...personal, isActive: true, roleAssignments: [{ organizationId: siret.id, roleIds: [roles.COMPTABLE!] }] }, field: 'body.roleAssignments' },
+        ] as const;
+        for (const call of calls) {
+          const answer = await callApi(t, { as: PERSONAS.backoffice, method: call.method, route: call.route, params: { id: account.id }, payload: call.payload });
+          expect([call.route, answer.status]).toEqual([call.route, 409]);
+          expect(answer.body.message).toMatch(/back-office.*rôle d'organisation/);
+          expect(answer.body.fieldErrors).toEqual([{ field: call.field, message: answer.body.message }]);
+        }
+        expect(await heldRoles(account.id)).toBe(0);
+      });
+
+      it('hides a back-office account holding an organization role from that organization\'s administrator: 404 on every route, absent from the list', async () => {
+        const account = await backOfficeAccount(true);
+        const as = PERSONAS.adminClinique;
+        const id = { id: account.id };
+        expect((await callApi(t, { as, method: 'GET', route: '/api/v2/users/{id}', params: id })).status).toBe(404);
+        expect((await callApi(t, { as, method: 'GET', route: '/api/v2/users/{id}/full-details', params: id })).status).toBe(404);
+        expect((await callApi(t, { as, method: 'PUT', route: '/api/v2/users/{id}', params: id, payload: { firstName: 'Pris', lastName: 'Bureau', email: 'pris@exemple.fr', metadata: null } })).status).toBe(404);
+        expect((await callApi(t, { as, method: 'POST', route: '/api/v2/users/{id}/deactivate', params: id })).status).toBe(404);
+        expect((await callApi(t, { as, method: 'DELETE', route: '/api/v2/users/{id}', params: id })).status).toBe(404);
+        expect((await callApi(t, { as, method: 'PUT', route: '/api/v2/users/{id}/roles/bulk', params: id, payload: { assignments: [{ organizationCode: orgs.cliniqueSirets[0]!.code, roleIds: [roles.GESTIONNAIRE!] }] } })).status).toBe(404);
+        const list = await callApi(t, { as, method: 'GET', route: '/api/v2/users', query: { search: account.email, includeInactive: true } });
+        expect(list.status).toBe(200);
+        expect(list.body.totalCount ?? list.body.total).toBe(0);
+        const row = await db().selectFrom('users').select(['email', 'is_active', 'first_name']).where('id', '=', account.id).executeTakeFirstOrThrow();
+        expect(row).toEqual({ email: account.email, is_active: true, first_name: 'Test' });
+      });
+    });
   });
 }

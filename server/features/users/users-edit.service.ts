@@ -13,7 +13,7 @@ import { applyAssignments, deleteUserRows, emailInUse, updateUserRow } from './u
 import { emailTaken, mapWriteError, staleVersion } from './users.errors.ts';
 import { checkRoleCount, type UserChange } from './users.input.ts';
 import { accountOf, asPlanned, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, userAuditEntry, type PlannedAssignment } from './users.model.ts';
-import { replaceableAssignment, requireCanChangeAccount, requireCanChangeUser, requireCanChangeUsers, requireCanHardDeleteUsers } from './users.policy.ts';
+import { replaceableAssignment, requireCanChangeAccount, requireNoOrganizationRoleForBackOffice, requireCanChangeUser, requireCanChangeUsers, requireCanHardDeleteUsers } from './users.policy.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 
 /** The target of a change, locked for the transaction, after the visibility and target rules. */
@@ -42,6 +42,7 @@ export function usersEditService(deps: UsersDeps) {
           if (change.roles) {
             const kept = assignments.filter((a) => !replaceableAssignment(actor, a)).map(asPlanned);
             desired = await plannedAssignments(trx, actor, change.roles, replaceable.map(asPlanned));
+            requireNoOrganizationRoleForBackOffice(user, [...kept, ...desired], change.rolesField ?? 'body');
             checkRoleCount(new Set([...kept, ...desired].map((a) => a.roleId)).size, change.rolesField ?? 'body');
           }
 

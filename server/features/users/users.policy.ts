@@ -1,6 +1,8 @@
-import { forbidden, notFound } from '../../core/errors.ts';
+import { DomainError, forbidden, notFound } from '../../core/errors.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { UserScope } from './users.model.ts';
+import type { UserType } from '../../db/schema.ts';
+import { INVITATION_MESSAGES } from '../invitations/invitations.policy.ts';
 import { canSeeRole, coversOrganization, hasPermission, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from '../../core/policy.ts';
 
 /**
@@ -22,6 +24,8 @@ import { canSeeRole, coversOrganization, hasPermission, MESSAGES, requireBackOff
 
 export const USER_NOT_FOUND = 'Utilisateur introuvable.';
 export const INTERNAL_ROLE_REFUSED = 'Vous ne pouvez pas attribuer un rôle interne.';
+/** The invitations' words: '« email » est un compte du back-office : un rôle d'organisation ne peut pas lui être attribué.' */
+export const BACK_OFFICE_ACCOUNT = INVITATION_MESSAGES.backOfficeAccount;
 export const INHERITANCE_REFUSED = 'Vous ne pouvez pas étendre un rôle à tous les établissements de ce SIREN.';
 
 export type { UserScope } from './users.model.ts';
@@ -85,8 +89,11 @@ export function visibleAssignments<A extends ScopedAssignment>(actor: Actor, sco
   return assignments.filter((a) => coversAssignment(scope, a));
 }
 
-/** 404 for a user outside the actor's reach, exactly as for a missing one. */
-export function requireUserVisible<T extends { id: string }>(
+/**
+ * 404 for a user outside the actor's reach, exactly as for a missing one. A back-office account is never
+ * within an organization user's reach, whatever roles it holds (being back office is a user type, not a role).
+ */
+export function requireUserVisible<T extends { id: string; user_type: UserType }>(
   actor: Actor,
   scope: UserScope | null,
   target: T | null | undefined,
@@ -94,6 +101,7 @@ export function requireUserVisible<T extends { id: string }>(
 ): T {
   if (!target) throw notFound(USER_NOT_FOUND);
   if (scope === null || target.id === actor.userId) return target;
+  if (target.user_type === 'BACKOFFICE') throw notFound(USER_NOT_FOUND);
   if (!assignments.some((a) => coversAssignment(scope, a))) throw notFound(USER_NOT_FOUND);
   return target;
 }
@@ -111,6 +119,16 @@ export function canFilterByOrganization(scope: UserScope | null, organizationId:
 /** May the actor give roles in this organization? Outside the scope it is treated as unknown (400 naming the field). */
 export function canAssignInOrganization(actor: Actor, organizationId: string): boolean {
   return coversOrganization(actor, organizationId);
+}
+
+/**
+ * Never an organization role for a back-office account, by any route (the invitations refuse it too):
+ * 409 naming the field of the roles, when the change would leave the account holding any.
+ */
+export function requireNoOrganizationRoleForBackOffice(target: { email: string; user_type: UserType }, planned: readonly unknown[], field: string): void {
+  if (target.user_type !== 'BACKOFFICE' || planned.length === 0) return;
+  const message = BACK_OFFICE_ACCOUNT(target.email);
+  throw new DomainError('conflict', message, [{ field, message }]);
 }
 
 /** Organization users never assign INTERNAL roles: 403. */
