@@ -149,5 +149,46 @@ for (const backend of backends) {
         expect(row).toEqual({ email: account.email, is_active: true, first_name: 'Test' });
       });
     });
+
+    describe('ADMIN_OPCO on no organization, ADMIN_ADHERENT on a SIREN only', () => {
+      const BACK_OFFICE_ROLE = "Le rôle Admin OPCO est celui du back-office : il ne s'attribue pas sur une organisation.";
+      const ON_SIREN_ONLY = /ne s'attribue que sur un SIREN/;
+      const personal = { firstName: 'Test', lastName: 'Interne', jobTitle: 'Testeur', phoneNumber: null, mobilePhone: null, street: '1 rue du Test', city: 'Paris', postalCode: '75001' };
+
+      it('refuses ADMIN_OPCO through every users route, to the back office too: 400 naming the role, nothing written', async () => {
+        const user = await fixtures(db()).user({ organizationId: orgs.cliniqueSirets[0]!.id, roleCode: 'COMPTABLE' });
+        const siret = orgs.cliniqueSirets[0]!;
+        const calls = [
+          { method: 'POST', route: '/api/v2/users', payload: { nom: 'Interne', prenom: 'Test', email: `opco.${user.id.slice(0, 8)}@exemple.fr`, sirets: [siret.code], roles: ['ADMIN_OPCO'], phoneNumber: '', jobTitle: 'Testeur', mobilePhone: '', street: '1 rue du Test', postalCode: '75001', city: 'Paris', hasInternalRole: true }, field: 'body.roles.0' },
+          { method: 'POST', route: '/api/v2/users/complete', payload: { ...personal, email: `opco2.${user.id.slice(0, 8)}@exemple.fr`, organizationCodes: [siret.code], roleIds: [roles.ADMIN_OPCO!] }, field: 'body.roleIds.0' },
+          { method: 'POST', route: '/api/v2/users/{id}/roles', payload: { organizationId: orgs.clinique.id, roleIds: [roles.ADMIN_OPCO!] }, field: 'body.roleIds.0' },
+          { method: 'PUT', route: '/api/v2/users/{id}/roles/bulk', payload: { assignments: [{ organizationCode: orgs.clinique.code, roleIds: [roles.ADMIN_OPCO!] }] }, field: 'body.assignments.0.roleIds.0' },
+          { method: 'PUT', route: '/api/v2/users/{id}/complete', payload: { ...personal, email: user.email, organizationCodes: [siret.code], roleIds: [roles.COMPTABLE!, roles.ADMIN_OPCO!] }, field: 'body.roleIds.1' },
+        ] as const;
+        for (const call of calls) {
+          const answer = await callApi(t, { as: PERSONAS.backoffice, method: call.method, route: call.route, params: { id: user.id }, payload: call.payload });
+          expect([call.route, answer.status, answer.body.fieldErrors]).toEqual([call.route, 400, [{ field: call.field, message: BACK_OFFICE_ROLE }]]);
+        }
+        const held = await db().selectFrom('role_assignments').select('role_id').where('role_id', '=', roles.ADMIN_OPCO!).execute();
+        expect(held).toEqual([]);
+      });
+
+      it('refuses ADMIN_ADHERENT on a SIRET through the routes that name the organization: 400, and gives it on the SIREN', async () => {
+        const user = await fixtures(db()).user({ organizationId: orgs.cliniqueSirets[0]!.id, roleCode: 'COMPTABLE' });
+        const siret = orgs.cliniqueSirets[0]!;
+        const calls = [
+          { method: 'POST', route: '/api/v2/users/{id}/roles', payload: { organizationId: siret.id, roleIds: [roles.ADMIN_ADHERENT!] }, field: 'body.roleIds.0' },
+          { method: 'PUT', route: '/api/v2/users/{id}/roles/bulk', payload: { assignments: [{ organizationCode: siret.code, roleIds: [roles.COMPTABLE!, roles.ADMIN_ADHERENT!] }] }, field: 'body.assignments.0.roleIds.1' },
+          { method: 'PUT', route: '/api/v2/users/{id}/full-update', payload: { ...personal, lastName: 'Utilisateur', email: user.email, isActive: true, roleAssignments: [{ organizationId: siret.id, roleIds: [roles.ADMIN_ADHERENT!] }] }, field: 'body.roleAssignments.0.roleIds.0' },
+        ] as const;
+        for (const call of calls) {
+          const answer = await callApi(t, { as: PERSONAS.backoffice, method: call.method, route: call.route, params: { id: user.id }, payload: call.payload });
+          expect([call.route, answer.status, answer.body.fieldErrors?.[0]?.field]).toEqual([call.route, 400, call.field]);
+          expect(answer.body.message).toMatch(ON_SIREN_ONLY);
+        }
+        const onSiren = await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/{id}/roles', params: { id: user.id }, payload: { organizationId: orgs.clinique.id, roleIds: [roles.ADMIN_ADHERENT!] } });
+        expect(onSiren.status).toBe(200);
+      });
+    });
   });
 }
