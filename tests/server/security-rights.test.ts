@@ -190,5 +190,68 @@ for (const backend of backends) {
         expect(onSiren.status).toBe(200);
       });
     });
+
+    describe('permissions evaluated per organization acted on', () => {
+      /** Administrator of the clinic (ADMIN_ADHERENT on its SIREN, inherited) who also holds COMPTABLE (no permission) on one EHPAD establishment. */
+      async function twoCompanyAdmin() {
+        const person = await fixtures(db()).user({ organizationId: orgs.clinique.id, roleCode: 'ADMIN_ADHERENT', inherits: true });
+        await db().insertInto('role_assignments').values({ user_id: person.id, organization_id: orgs.ehpadSirets[0]!.id, role_id: roles.COMPTABLE!, inherits_to_children: false }).execute();
+        return person;
+      }
+      const ehpadUser = () => fixtures(db()).user({ organizationId: orgs.ehpadSirets[0]!.id, roleCode: 'GESTIONNAIRE' });
+      const clinicUser = () => fixtures(db()).user({ organizationId: orgs.cliniqueSirets[0]!.id, roleCode: 'GESTIONNAIRE' });
+
+      it('lets the two-company administrator neither list, read, create, change, deactivate nor invite in the company where their role gives no permission', async () => {
+        const as = (await twoCompanyAdmin()).email;
+        const target = await ehpadUser();
+        const siret = orgs.ehpadSirets[0]!;
+        const list = await callApi(t, { as, method: 'GET', route: '/api/v2/users', query: { search: target.email } });
+        expect([list.status, list.body.total]).toEqual([200, 0]);
+        expect((await callApi(t, { as, method: 'GET', route: '/api/v2/users', query: { organizationId: siret.id } })).status).toBe(404);
+        expect((await callApi(t, { as, method: 'GET', route: '/api/v2/users/{id}', params: { id: target.id } })).status).toBe(404);
+        expect((await callApi(t, { as, method: 'POST', route: '/api/v2/users/{id}/deactivate', params: { id: target.id } })).status).toBe(404);
+        const created = await callApi(t, {
+          as,
+          method: 'POST',
+          route: '/api/v2/users/complete',
+          payload: { firstName: 'Test', lastName: 'Ailleurs', email: `ailleurs.${target.id.slice(0, 8)}@exemple.fr`, jobTitle: 'Testeur', phoneNumber: null, mobilePhone: null, street: '1 rue du Test', city: 'Paris', postalCode: '75001', organizationCodes: [siret.code], roleIds: [roles.COMPTABLE!] },
+        });
+        expect([created.status, created.body.fieldErrors?.[0]?.field]).toEqual([400, 'body.organizationCodes.0']);
+        const invitation = await callApi(t, {
+          as,
+          method: 'POST',
+          route: '/api/v2/invitations',
+          query: { organizationId: siret.id },
+          payload: { inviteeEmail: `invite.${target.id.slice(0, 8)}@exemple.fr`, roleCode: 'COMPTABLE', invitationType: 'ROLE_ASSIGNMENT' },
+        });
+        expect(invitation.status).toBe(404);
+        const row = await db().selectFrom('users').select('is_active').where('id', '=', target.id).executeTakeFirstOrThrow();
+        expect(row.is_active).toBe(true);
+      });
+
+      it("keeps the other company's assignment of a shared user out of the two-company administrator's hands, and their account too", async () => {
+        const as = (await twoCompanyAdmin()).email;
+        const shared = await clinicUser();
+        await db().insertInto('role_assignments').values({ user_id: shared.id, organization_id: orgs.ehpadSirets[0]!.id, role_id: roles.ADHESION!, inherits_to_children: false }).execute();
+        const replaced = await callApi(t, {
+          as,
+          method: 'PUT',
+          route: '/api/v2/users/{id}/roles/bulk',
+          params: { id: shared.id },
+          payload: { assignments: [{ organizationCode: orgs.cliniqueSirets[0]!.code, roleIds: [roles.COMPTABLE!] }] },
+        });
+        expect(replaced.status).toBe(200);
+        const held = await db().selectFrom('role_assignments').select(['organization_id', 'role_id']).where('user_id', '=', shared.id).orderBy('role_id').execute();
+        expect(held).toEqual(expect.arrayContaining([{ organization_id: orgs.ehpadSirets[0]!.id, role_id: roles.ADHESION! }]));
+        expect((await callApi(t, { as, method: 'POST', route: '/api/v2/users/{id}/deactivate', params: { id: shared.id } })).status).toBe(403);
+      });
+
+      it('still lets the two-company administrator manage the users of the company they administer', async () => {
+        const as = (await twoCompanyAdmin()).email;
+        const target = await clinicUser();
+        expect((await callApi(t, { as, method: 'GET', route: '/api/v2/users/{id}', params: { id: target.id } })).status).toBe(200);
+        expect((await callApi(t, { as, method: 'POST', route: '/api/v2/users/{id}/deactivate', params: { id: target.id } })).status).toBe(200);
+      });
+    });
   });
 }

@@ -45,10 +45,10 @@ export function requireCanCreateInvitations(actor: Actor): void {
   requirePermission(actor, 'USER_CREATE');
 }
 
-/** The invitation's organization: any for the back office, else within the actor's scope (404 with `notFoundMessage` otherwise). */
+/** The invitation's organization: any for the back office, else one where the actor holds USER_CREATE (404 with `notFoundMessage` otherwise). */
 export function requireCanInviteInto(actor: Actor, organizationId: string, notFoundMessage: string): void {
   requireCanCreateInvitations(actor);
-  requireOrganizationInScope(actor, organizationId, notFoundMessage);
+  requireOrganizationInScope(actor, organizationId, notFoundMessage, 'USER_CREATE');
 }
 
 /** The invitation's role: any but ADMIN_OPCO for the back office; ADMIN_ADHERENT or an EXTERNAL role for organization users. */

@@ -18,7 +18,7 @@ import type { ServiceDeps as UsersDeps } from '../services.ts';
 
 /** The target of a change, locked for the transaction, after the visibility and target rules. */
 async function changeableUser(trx: Transaction<Database>, actor: Actor, id: string): Promise<VisibleUser> {
-  const target = await visibleUser(trx, actor, id, { forUpdate: true });
+  const target = await visibleUser(trx, actor, id, { forUpdate: true, permission: 'USER_CREATE' });
   requireCanChangeUser(actor, { id, roles: target.assignments.map((a) => ({ code: a.roleCode, type: a.roleType })) });
   return target;
 }

@@ -19,6 +19,7 @@ import {
   requireUserVisible,
   userScope,
   visibleAssignments,
+  type UserPermission,
 } from './users.policy.ts';
 
 /** A user the actor may see, with all their assignments and the actor's reach. */
@@ -53,8 +54,9 @@ export interface UsersPage {
 }
 
 /** The user, or 404 as for a missing one when out of the actor's reach; `forUpdate` locks the row for the caller's transaction. */
-export async function visibleUser(db: Kysely<Database>, actor: Actor, id: string, options: { forUpdate?: boolean } = {}): Promise<VisibleUser> {
-  const scope = userScope(actor);
+export async function visibleUser(db: Kysely<Database>, actor: Actor, id: string, options: { forUpdate?: boolean; permission?: UserPermission } = {}): Promise<VisibleUser> {
+  // Reading needs USER_LIST on one of the user's organizations; a change (options.permission) USER_CREATE.
+  const scope = userScope(actor, options.permission ?? 'USER_LIST');
   const found = await findUser(db, id, options);
   const assignments = found ? await loadAssignments(db, [id]) : [];
   return { scope, user: requireUserVisible(actor, scope, found, assignments), assignments };
@@ -95,7 +97,7 @@ export function usersReadService({ db, listTotals }: { db: Kysely<Database>; lis
     /** listUsers: one page within the actor's reach, with the exact total. */
     async list(actor: Actor, q: ListUsersQuery): Promise<UsersPage> {
       requireCanListUsers(actor);
-      const scope = userScope(actor);
+      const scope = userScope(actor, 'USER_LIST');
       const organization = q.organizationId ? await findOrganizationById(db, q.organizationId, { kind: 'all' }) : undefined;
       if (organization === null || (organization && !canFilterByOrganization(scope, organization.id))) throw notFound(INPUT_MESSAGES.unknownOrganization);
       const page = { page: q.page ?? 1, pageSize: q.pageSize ?? 10 };

@@ -3,7 +3,7 @@ import type { Actor } from '../../core/actor.ts';
 import type { UserScope } from './users.model.ts';
 import type { UserType } from '../../db/schema.ts';
 import { INVITATION_MESSAGES } from '../invitations/invitations.policy.ts';
-import { canSeeRole, coversOrganization, hasPermission, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from '../../core/policy.ts';
+import { canSeeRole, coversOrganizationWith, hasPermission, reachFor, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from '../../core/policy.ts';
 
 /**
  * Decisions about users (spec §6), on top of the generic ones of ./index.ts.
@@ -35,10 +35,15 @@ export interface ScopedAssignment {
   inheritsToChildren: boolean;
 }
 
-/** The actor's reach for user decisions, from what loadActor read (no statement). Null: global. */
-export function userScope(actor: Actor): UserScope | null {
-  if (actor.scope === null) return null;
-  return { organizationIds: actor.scope, parentIds: actor.parentIds ?? new Set() };
+/**
+ * The permission a user decision needs on an organization: USER_LIST to list and read, USER_CREATE to create,
+ * give roles and change. Evaluated per organization acted on, never on the union of the actor's roles.
+ */
+export type UserPermission = 'USER_LIST' | 'USER_CREATE';
+
+/** The actor's reach for a user decision needing this permission, from what loadActor read (no statement). Null: global. */
+export function userScope(actor: Actor, permission: UserPermission): UserScope | null {
+  return reachFor(actor, permission);
 }
 
 /**
@@ -118,7 +123,7 @@ export function canFilterByOrganization(scope: UserScope | null, organizationId:
 
 /** May the actor give roles in this organization? Outside the scope it is treated as unknown (400 naming the field). */
 export function canAssignInOrganization(actor: Actor, organizationId: string): boolean {
-  return coversOrganization(actor, organizationId);
+  return coversOrganizationWith(actor, 'USER_CREATE', organizationId);
 }
 
 /**
@@ -146,7 +151,7 @@ export function assignableRoles<R extends { code: string; type: 'INTERNAL' | 'EX
  * actor's scope. The others (another employer's, or a parent SIREN the actor does not manage) are kept.
  */
 export function replaceableAssignment(actor: Actor, assignment: ScopedAssignment): boolean {
-  return coversOrganization(actor, assignment.organizationId);
+  return coversOrganizationWith(actor, 'USER_CREATE', assignment.organizationId);
 }
 
 /**
@@ -159,7 +164,7 @@ export function requireCanChangeAccount(actor: Actor, assignments: readonly Scop
 
 /** Giving inheritsToChildren on this SIREN (not held so before): the actor's scope must hold the SIREN and every one of its SIRETs. */
 export function requireCanGrantInheritance(actor: Actor, siren: { id: string; childIds: readonly string[] }): void {
-  if (![siren.id, ...siren.childIds].every((id) => coversOrganization(actor, id))) throw forbidden(INHERITANCE_REFUSED);
+  if (![siren.id, ...siren.childIds].every((id) => coversOrganizationWith(actor, 'USER_CREATE', id))) throw forbidden(INHERITANCE_REFUSED);
 }
 
 export interface DetailedAssignment extends ScopedAssignment {
@@ -179,7 +184,7 @@ export function fullDetailsView<A extends DetailedAssignment>(actor: Actor, scop
   const sirenIds = [...new Set(visible.map((a) => (a.organizationType === 'SIREN' ? a.organizationId : a.parentId)).filter((id): id is string => id !== null))];
   return {
     assignments: visible,
-    offeredOrganizations: scope === null ? { ids: sirenIds, withChildrenOf: sirenIds } : { ids: [...scope.organizationIds], withChildrenOf: [] },
+    offeredOrganizations: scope === null ? { ids: sirenIds, withChildrenOf: sirenIds } : { ids: [...(userScope(actor, 'USER_CREATE')?.organizationIds ?? [])], withChildrenOf: [] },
     permissions: target.userType === 'BACKOFFICE' ? ('own' as const) : [...new Set(visible.flatMap((a) => a.rolePermissions))],
   };
 }
