@@ -23,6 +23,7 @@ const invitation: Invitation = {
   senderEmail: 'backoffice@portail.test',
   validatorEmail: null,
   rejectionReason: null,
+  allowedActions: ['approve', 'reject'],
 };
 
 /** The decision's answer (approve and reject answer alike: the invitation, or an ErrorBody). */

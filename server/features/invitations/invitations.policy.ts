@@ -1,5 +1,5 @@
 import type { InvitationType, UserType } from '../../db/schema.ts';
-import { conflict, forbidden } from '../../core/errors.ts';
+import { conflict, DomainError, forbidden } from '../../core/errors.ts';
 import { canSeeRole, requireBackOffice, requireOrganizationInScope, requirePermission, type Actor } from '../../core/policy.ts';
 
 /**
@@ -71,4 +71,18 @@ export function requiresInviteeProfile(actor: Actor, invitationType: InvitationT
 /** 409 when the invitee's account is a back-office one: organization roles are never given to it. */
 export function requireInviteeNotBackOffice(inviteeType: UserType | null | undefined, email: string): void {
   if (inviteeType === 'BACKOFFICE') throw conflict(INVITATION_MESSAGES.backOfficeAccount(email));
+}
+
+/** What the caller may do on a request (OpenAPI InvitationAction): decide it while it is pending, as requireCanDecideInvitation allows. */
+export type InvitationAction = 'approve' | 'reject';
+
+export function allowedInvitationActions(actor: Actor, invitation: { status: string }): InvitationAction[] {
+  if (invitation.status !== 'PENDING') return [];
+  try {
+    requireCanDecideInvitation(actor);
+  } catch (error) {
+    if (error instanceof DomainError) return [];
+    throw error;
+  }
+  return ['approve', 'reject'];
 }

@@ -10,6 +10,7 @@ import { findUser, listUsersPage, loadAssignments, loadOrganizationsForEdit, own
 import { INPUT_MESSAGES, type ListUsersQuery } from './users.input.ts';
 import type { UserScope } from './users.model.ts';
 import {
+  allowedUserActions,
   assignableRoles,
   canFilterByOrganization,
   fullDetailsView,
@@ -19,6 +20,7 @@ import {
   requireUserVisible,
   userScope,
   visibleAssignments,
+  type UserAction,
   type UserPermission,
 } from './users.policy.ts';
 
@@ -47,7 +49,7 @@ export interface FullDetails {
 }
 
 export interface UsersPage {
-  users: (SeenUser & { hasPendingInvitation: boolean })[];
+  users: (SeenUser & { hasPendingInvitation: boolean; allowedActions: UserAction[] })[];
   total: number;
   page: number;
   pageSize: number;
@@ -61,6 +63,10 @@ export async function visibleUser(db: Kysely<Database>, actor: Actor, id: string
   const assignments = found ? await loadAssignments(db, [id]) : [];
   return { scope, user: requireUserVisible(actor, scope, found, assignments), assignments };
 }
+
+/** What the actor may do on a user, from all of the user's assignments (not only those the actor sees). */
+export const actionsOn = (actor: Actor, { user, assignments }: { user: UserRow; assignments: readonly AssignmentRecord[] }): UserAction[] =>
+  allowedUserActions(actor, user, assignments);
 
 /** What the actor may see of a user it may see. */
 export const seenBy = (actor: Actor, { scope, user, assignments }: VisibleUser): SeenUser => ({ user, assignments: visibleAssignments(actor, scope, user.id, assignments) });
@@ -85,8 +91,9 @@ export function usersReadService({ db, listTotals }: { db: Kysely<Database>; lis
 
   return {
     /** getUser: a user the actor may read. */
-    async get(actor: Actor, id: string): Promise<SeenUser> {
-      return seenBy(actor, await readable(actor, id));
+    async get(actor: Actor, id: string): Promise<SeenUser & { allowedActions: UserAction[] }> {
+      const visible = await readable(actor, id);
+      return { ...seenBy(actor, visible), allowedActions: actionsOn(actor, visible) };
     },
 
     /** getUserFullDetails. */
@@ -126,6 +133,7 @@ export function usersReadService({ db, listTotals }: { db: Kysely<Database>; lis
       const users = rows.map((user: ListedUserRow) => ({
         ...seenBy(actor, { scope, user, assignments: byUser.get(user.id) ?? [] }),
         hasPendingInvitation: user.has_pending_invitation,
+        allowedActions: actionsOn(actor, { user, assignments: byUser.get(user.id) ?? [] }),
       }));
       return { users, total, ...page };
     },

@@ -188,3 +188,40 @@ export function fullDetailsView<A extends DetailedAssignment>(actor: Actor, scop
     permissions: target.userType === 'BACKOFFICE' ? ('own' as const) : [...new Set(visible.flatMap((a) => a.rolePermissions))],
   };
 }
+
+/** What the caller may do on a user's row (OpenAPI UserAction): told by the server, so that the SPA never guesses. */
+export type UserAction = 'edit' | 'deactivate' | 'reactivate' | 'delete';
+
+/** Whether a decision lets the actor through (a refusal is a DomainError; anything else is a fault). */
+function allows(decide: () => void): boolean {
+  try {
+    decide();
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError) return false;
+    throw error;
+  }
+}
+
+/**
+ * The actions the actor may take on this user, from the same decisions the changes ask (and in the same
+ * order): edit (details or roles within reach), deactivate or reactivate (the account, as its state allows),
+ * permanent delete. `assignments` are all of the user's, not only those the actor sees.
+ */
+export function allowedUserActions(
+  actor: Actor,
+  target: { id: string; user_type: UserType; is_active: boolean },
+  assignments: readonly (ScopedAssignment & { roleCode: string; roleType: 'INTERNAL' | 'EXTERNAL' })[],
+): UserAction[] {
+  const changeable = allows(() => {
+    requireCanChangeUsers(actor);
+    requireUserVisible(actor, userScope(actor, 'USER_CREATE'), target, assignments);
+    requireCanChangeUser(actor, { id: target.id, roles: assignments.map((a) => ({ code: a.roleCode, type: a.roleType })) });
+  });
+  if (!changeable) return [];
+  const account = allows(() => requireCanChangeAccount(actor, assignments));
+  const actions: UserAction[] = ['edit'];
+  if (account) actions.push(target.is_active ? 'deactivate' : 'reactivate');
+  if (account && allows(() => requireCanHardDeleteUsers(actor))) actions.push('delete');
+  return actions;
+}
