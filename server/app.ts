@@ -18,6 +18,7 @@ import { registerApi } from './api/index.ts';
 import { authenticateApiRequests } from './plugins/bearer-auth.ts';
 import { loadActorForApiRequests } from './plugins/actor.ts';
 import { refuseNulCharacters } from './plugins/input-guard.ts';
+import { refuseOperationsNotAllowed } from './plugins/operation-guard.ts';
 import { databaseFormats, refuseNonFiniteNumbers, refuseUnvalidatedBodies } from './plugins/validation-gaps.ts';
 import { serializeRequest } from './plugins/logging.ts';
 import { securityHeadersFor } from './plugins/security-headers.ts';
@@ -135,6 +136,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerApiRateLimit(app, { perMinute: config.apiRateLimitPerMinute, verifyToken: deps.verifyToken, hits });
   app.addHook('onRequest', authenticateApiRequests(deps.verifyToken, (reason) => metrics.tokenRejected(reason)));
   app.addHook('onRequest', loadActorForApiRequests(services.session));
+  // The operation's function-level right, before anything of the input (size, JSON, contract) is judged.
+  app.addHook('onRequest', refuseOperationsNotAllowed);
   // At most 8 list requests of one person in flight (per node, server/plugins/list-concurrency.ts).
   limitListsInFlight(app, config.listsInFlightPerPerson);
   app.addHook('preParsing', refuseOversizedBodies);

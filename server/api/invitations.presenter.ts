@@ -1,5 +1,6 @@
 // OpenAPI Invitation, from a row of invitations. Pure.
 import type { InvitationRow, InvitationStatus, InvitationType } from '../db/schema.ts';
+import type { InvitationAction } from '../features/invitations/invitations.policy.ts';
 
 export interface InvitationDto {
   id: number;
@@ -16,9 +17,11 @@ export interface InvitationDto {
   senderEmail: string | null;
   validatorEmail: string | null;
   rejectionReason: string | null;
+  /** What the caller may do on it (approve, reject), as the policy decides. */
+  allowedActions: InvitationAction[];
 }
 
-export function toInvitationDto(row: InvitationRow): InvitationDto {
+export function toInvitationDto(row: InvitationRow, allowedActions: readonly InvitationAction[]): InvitationDto {
   return {
     id: row.id,
     inviteeEmail: row.invitee_email,
@@ -34,5 +37,6 @@ export function toInvitationDto(row: InvitationRow): InvitationDto {
     senderEmail: row.sender_email,
     validatorEmail: row.validator_email,
     rejectionReason: row.rejection_reason,
+    allowedActions: [...allowedActions],
   };
 }

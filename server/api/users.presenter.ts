@@ -3,6 +3,7 @@ import { toRoleDto } from '../features/roles/roles.model.ts';
 import type { AssignmentRecord, UserRow } from '../features/users/users-read.repository.ts';
 import type { FullDetails } from '../features/users/users-read.service.ts';
 import { personalFields } from '../features/users/users.model.ts';
+import type { UserAction } from '../features/users/users.policy.ts';
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 const byCode = (codes: Iterable<string>) => [...new Set(codes)].sort().map((code) => ({ code }));
@@ -12,7 +13,7 @@ const organizationOf = (a: AssignmentRecord) => ({ id: a.organizationId, code: a
 const roleOf = (a: AssignmentRecord) => ({ id: a.roleId, code: a.roleCode, name: a.roleName, type: a.roleType });
 
 /** OpenAPI User: a user as listed. */
-export function toUser(user: UserRow, assignments: readonly AssignmentRecord[]) {
+export function toUser(user: UserRow, assignments: readonly AssignmentRecord[], allowedActions: readonly UserAction[]) {
   return {
     id: user.id,
     authId: user.auth_id,
@@ -31,6 +32,7 @@ export function toUser(user: UserRow, assignments: readonly AssignmentRecord[]) 
     })),
     userType: user.user_type,
     version: user.version,
+    allowedActions: [...allowedActions],
   };
 }
 
@@ -47,10 +49,11 @@ export function toUserDetailUser(user: UserRow) {
 }
 
 /** OpenAPI UserDetail. */
-export function toUserDetail(user: UserRow, assignments: readonly AssignmentRecord[]) {
+export function toUserDetail(user: UserRow, assignments: readonly AssignmentRecord[], allowedActions: readonly UserAction[]) {
   return {
     user: toUserDetailUser(user),
     organizations: assignments.map((a) => ({ ...organizationOf(a), role: roleOf(a) })),
+    allowedActions: [...allowedActions],
   };
 }
 

@@ -1,7 +1,7 @@
 // The users operations: each handler parses what the contract left to it, calls one use case, presents the answer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../features/services.ts';
-import { seenBy } from '../features/users/users-read.service.ts';
+import { actionsOn, seenBy } from '../features/users/users-read.service.ts';
 import {
   addRolesChange,
   completeUpdateChange,
@@ -35,15 +35,15 @@ export function usersHandlers({ users, session }: Services) {
 
     async listUsers(request: FastifyRequest<{ Querystring: ListUsersQuery }>) {
       const found = await users.list(actorOf(request), request.query);
-      const items = found.users.map(({ user, assignments, hasPendingInvitation }) => ({ ...toUser(user, assignments), hasPendingInvitation }));
+      const items = found.users.map(({ user, assignments, hasPendingInvitation, allowedActions }) => ({ ...toUser(user, assignments, allowedActions), hasPendingInvitation }));
       return pageAnswer(items, found.total, found);
     },
 
     /** A user the caller may read, with their version as ETag. */
     async getUser(request: Req, reply: FastifyReply) {
-      const { user, assignments } = await users.get(actorOf(request), request.params.id);
+      const { user, assignments, allowedActions } = await users.get(actorOf(request), request.params.id);
       reply.header('etag', `"${user.version}"`);
-      return toUserDetail(user, assignments);
+      return toUserDetail(user, assignments, allowedActions);
     },
 
     async getUserFullDetails(request: Req, reply: FastifyReply) {
@@ -53,34 +53,36 @@ export function usersHandlers({ users, session }: Services) {
     },
 
     async createUser(request: Req<{ Body: CreateUserBody }>, reply: FastifyReply) {
-      const created = await users.createFromWizard(actorOf(request), request.body, request.log);
-      return reply.code(201).send(toUserDetail(created.user, created.assignments));
+      const actor = actorOf(request);
+      const created = await users.createFromWizard(actor, request.body, request.log);
+      return reply.code(201).send(toUserDetail(created.user, created.assignments, actionsOn(actor, created)));
     },
 
     async createUserComplete(request: Req<{ Body: CreateUserCompleteBody }>, reply: FastifyReply) {
-      const created = await users.createComplete(actorOf(request), request.body, request.log);
-      return reply.code(201).send(toUserDetail(created.user, created.assignments));
+      const actor = actorOf(request);
+      const created = await users.createComplete(actor, request.body, request.log);
+      return reply.code(201).send(toUserDetail(created.user, created.assignments, actionsOn(actor, created)));
     },
 
     async updateUser(request: Req<{ Body: UpdateUserBody }>) {
       const actor = actorOf(request);
       const done = await users.change(actor, request.params.id, () => identityChange(request.body), ifMatchVersion(request), request.log);
       const { user, assignments } = seenBy(actor, done);
-      return toUserDetail(user, assignments);
+      return toUserDetail(user, assignments, actionsOn(actor, done));
     },
 
     async fullUpdateUser(request: Req<{ Body: FullUpdateUserBody }>) {
       const actor = actorOf(request);
       const done = await users.change(actor, request.params.id, () => fullUpdateChange(request.body), ifMatchVersion(request), request.log);
       const { user, assignments } = seenBy(actor, done);
-      return toUserDetail(user, assignments);
+      return toUserDetail(user, assignments, actionsOn(actor, done));
     },
 
     async updateUserComplete(request: Req<{ Body: UpdateUserCompleteBody }>) {
       const actor = actorOf(request);
       const done = await users.change(actor, request.params.id, () => completeUpdateChange(request.body), ifMatchVersion(request), request.log);
       const { user, assignments } = seenBy(actor, done);
-      return toUserDetail(user, assignments);
+      return toUserDetail(user, assignments, actionsOn(actor, done));
     },
 
     /** Roles only, answered as the edit page's view. */
@@ -98,14 +100,16 @@ export function usersHandlers({ users, session }: Services) {
 
     async deactivateUser(request: Req) {
       const actor = actorOf(request);
-      const { user, assignments } = seenBy(actor, await users.setActive(actor, request.params.id, false, ifMatchVersion(request), request.log));
-      return toUser(user, assignments);
+      const done = await users.setActive(actor, request.params.id, false, ifMatchVersion(request), request.log);
+      const { user, assignments } = seenBy(actor, done);
+      return toUser(user, assignments, actionsOn(actor, done));
     },
 
     async reactivateUser(request: Req) {
       const actor = actorOf(request);
-      const { user, assignments } = seenBy(actor, await users.setActive(actor, request.params.id, true, ifMatchVersion(request), request.log));
-      return toUser(user, assignments);
+      const done = await users.setActive(actor, request.params.id, true, ifMatchVersion(request), request.log);
+      const { user, assignments } = seenBy(actor, done);
+      return toUser(user, assignments, actionsOn(actor, done));
     },
 
     /** Without hardDelete, a deactivation; with it, the permanent delete. */

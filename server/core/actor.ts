@@ -1,5 +1,11 @@
 import type { UserType } from '../db/schema.ts';
 
+/** Organizations reached: those held or inherited, and the parent SIREN of each SIRET among them (visible, not managed). */
+export interface OrganizationReach {
+  organizationIds: ReadonlySet<string>;
+  parentIds: ReadonlySet<string>;
+}
+
 /** Who is calling, with everything an authorization decision needs; loaded once per request. */
 export interface Actor {
   userId: string;
@@ -16,6 +22,12 @@ export interface Actor {
    * actor, not managed by them (see organizationVisibility and userScope). Null: global (back-office).
    */
   parentIds: ReadonlySet<string> | null;
+  /**
+   * Per permission, the organizations where a role giving it is held or inherited from its SIREN (with their
+   * parent SIRENs): an action on an organization needs the permission there. Null: global (back-office).
+   * The union (`permissions`, `scope`) is what /users/me shows and what the menus follow.
+   */
+  permissionScopes: ReadonlyMap<string, OrganizationReach> | null;
   /** Role codes the actor holds anywhere. */
   roleCodes: ReadonlySet<string>;
 }

@@ -1,5 +1,5 @@
 import { forbidden, notFound } from './errors.ts';
-import type { Actor } from './actor.ts';
+import type { Actor, OrganizationReach } from './actor.ts';
 
 /**
  * Every authorization decision of the API (spec §4, §6), in one place. Routes ask; they never
@@ -42,9 +42,23 @@ export function coversOrganization(actor: Actor, organizationId: string): boolea
   return actor.scope === null || actor.scope.has(organizationId);
 }
 
-/** 404 for an organization outside the actor's reach, as for a missing one. */
-export function requireOrganizationInScope(actor: Actor, organizationId: string, what = 'Organisation introuvable.'): void {
-  if (!coversOrganization(actor, organizationId)) throw notFound(what);
+const NO_REACH: OrganizationReach = { organizationIds: new Set(), parentIds: new Set() };
+
+/** Where the actor holds this permission (a role giving it, held there or inherited from its SIREN); null: everywhere (back-office). */
+export function reachFor(actor: Actor, permission: string): OrganizationReach | null {
+  if (actor.permissionScopes === null) return null;
+  return actor.permissionScopes.get(permission) ?? NO_REACH;
+}
+
+/** Whether the actor holds this permission on this organization (back-office: on all). */
+export function coversOrganizationWith(actor: Actor, permission: string, organizationId: string): boolean {
+  const reach = reachFor(actor, permission);
+  return reach === null || reach.organizationIds.has(organizationId);
+}
+
+/** 404 for an organization where the actor does not hold the permission, as for a missing one. */
+export function requireOrganizationInScope(actor: Actor, organizationId: string, what: string, permission: string): void {
+  if (!coversOrganizationWith(actor, permission, organizationId)) throw notFound(what);
 }
 
 /** A user is visible to an organization user when one of the user's organizations is in the actor's scope. */

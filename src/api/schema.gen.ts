@@ -713,7 +713,14 @@ export interface components {
             organizations: components["schemas"]["UserOrganization"][];
             userType: components["schemas"]["UserType"];
             version: number;
+            allowedActions: components["schemas"]["UserActions"];
         };
+        /**
+         * @description What the caller may do on this user, as the server's policy decides it (the same decisions the
+         *     changes make): edit (details or the roles within the caller's reach), deactivate (an active user),
+         *     reactivate (an inactive one), delete (permanently). An action left out answers 403 or 404 if tried.
+         */
+        UserActions: ("edit" | "deactivate" | "reactivate" | "delete")[];
         /** @description A user as listed by listUsers, with whether an administrator or role request is pending for them */
         UserListItem: components["schemas"]["User"] & {
             /**
@@ -770,6 +777,7 @@ export interface components {
         UserDetail: {
             user: components["schemas"]["UserDetailUser"];
             organizations: components["schemas"]["UserDetailOrganization"][];
+            allowedActions: components["schemas"]["UserActions"];
         };
         UserRoleAssignment: {
             /** Format: uuid */
@@ -853,6 +861,11 @@ export interface components {
             senderEmail: string | null;
             validatorEmail: string | null;
             rejectionReason: string | null;
+            /**
+             * @description What the caller may do on this request, as the server's policy decides it: approve and reject while
+             *     it is pending, for the back office holding USER_CREATE; none otherwise
+             */
+            allowedActions: ("approve" | "reject")[];
         };
         InvitationList: {
             invitations: components["schemas"]["Invitation"][];

@@ -1,4 +1,4 @@
-import { hasPermission, isBackOffice, type SessionUser } from '../../rules/permissions';
+import { isBackOffice, type SessionUser } from '../../rules/permissions';
 
 /** What the list needs of a target user to decide the row actions (spec §4, §6). */
 export interface TargetUser {
@@ -19,19 +19,14 @@ export function holdsInternalRole(target: TargetUser): boolean {
   return holdsAdminRole(target) || target.organizations.some((o) => o.role.type === 'INTERNAL');
 }
 
-/** Deactivation (and reactivation) is refused for oneself and, for non-back-office users, for holders of an admin role. */
-export function canChangeActivation(actor: SessionUser & { id: string }, target: TargetUser): boolean {
-  if (actor.id === target.id) return false;
-  return isBackOffice(actor) || !holdsAdminRole(target);
-}
+/** An action on a user's row, as the server's allowedActions names it (OpenAPI UserActions). */
+export type UserAction = 'edit' | 'deactivate' | 'reactivate' | 'delete';
 
-/** Editing is greyed for non-back-office users when the target holds an admin or internal role, and for oneself. */
-export function canEditUser(actor: SessionUser & { id: string }, target: TargetUser): boolean {
-  if (actor.id === target.id) return false;
-  return isBackOffice(actor) || !holdsInternalRole(target);
-}
-
-/** Permanent delete: back-office users holding USER_DELETE and B2C_USER_DISABLE. */
-export function canDeletePermanently(actor: SessionUser & { id: string }, target: TargetUser): boolean {
-  return actor.id !== target.id && isBackOffice(actor) && hasPermission(actor, ['USER_DELETE', 'B2C_USER_DISABLE'], 'all');
+/**
+ * Which words explain an action the server left out of allowedActions (the right itself is never decided
+ * here): oneself, or an administrator for a non-back-office caller, keep the spec's 'Vous ne pouvez pas
+ * modifier cet utilisateur' and 'Impossible de désactiver'; anything else is a right the caller lacks.
+ */
+export function refusalKind(actor: SessionUser & { id: string }, target: TargetUser): 'protected' | 'noRight' {
+  return actor.id === target.id || (!isBackOffice(actor) && holdsAdminRole(target)) ? 'protected' : 'noRight';
 }

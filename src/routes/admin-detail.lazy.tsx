@@ -11,11 +11,14 @@ import { formatDateTime } from '../domain/dates';
 import { InvitationDetail } from '../ui/invitations/invitation-detail';
 import { ProcessingOverlay } from '../ui/processing-overlay';
 import { Spinner } from '../ui/spinner';
+import { ReasonButton } from '../ui/reason-button';
 import { useToast, type ToastMessage } from '../ui/toaster';
 import { fr } from '../i18n/fr';
 
 const t = fr.invitations.detail;
 const TOAST_MS = 4000;
+
+const decisionButton = 'rounded-lg px-4 py-2 font-semibold text-white aria-disabled:cursor-not-allowed aria-disabled:opacity-50';
 
 function InvitationScreen() {
   const router = useRouter();
@@ -60,12 +63,21 @@ function InvitationScreen() {
       <InvitationDetail invitation={invitation} formatDate={(iso) => formatDateTime(iso) ?? '—'} />
       {pending && (
         <div className="flex gap-3">
-          <button type="button" onClick={() => (setAlert(null), setIntent('approve'))} className="rounded-lg bg-green-700 px-4 py-2 font-semibold text-white hover:bg-green-800">
+          {/* The server says whether the caller may decide (allowedActions); the read-only back office sees why not. */}
+          <ReasonButton
+            reason={invitation.allowedActions.includes('approve') ? null : fr.invitations.noRightApprove}
+            onClick={() => (setAlert(null), setIntent('approve'))}
+            className={`${decisionButton} bg-green-700 hover:bg-green-800`}
+          >
             {fr.invitations.approve}
-          </button>
-          <button type="button" onClick={() => (setAlert(null), setIntent('reject'))} className="rounded-lg bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800">
+          </ReasonButton>
+          <ReasonButton
+            reason={invitation.allowedActions.includes('reject') ? null : fr.invitations.noRightReject}
+            onClick={() => (setAlert(null), setIntent('reject'))}
+            className={`${decisionButton} bg-red-700 hover:bg-red-800`}
+          >
             {fr.invitations.reject}
-          </button>
+          </ReasonButton>
         </div>
       )}
       <DecisionFlow

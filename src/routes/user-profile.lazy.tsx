@@ -5,9 +5,6 @@ import { isUuid } from '../lib/search-params';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { ApiFailure } from '../api/client';
 import { organizationByCodeQueryOptions, userQueryOptions } from '../api/user-details';
-import { useSession } from '../session';
-import { hasPermission } from '../../rules/permissions';
-import { canEditUser } from '../domain/user-actions';
 import { groupBySiren } from '../domain/user-profile';
 import { Spinner } from '../ui/spinner';
 import { UserNotFound, UserProfile } from '../ui/users/user-profile';
@@ -21,7 +18,6 @@ const retryUnlessRefused = (count: number, error: Error) => !(error instanceof A
 function ProfileScreen() {
   const { api } = Route.useRouteContext();
   const { id } = Route.useParams();
-  const actor = useSession((s) => s.context.profile);
   const valid = isUserId(id);
   const query = useQuery({ ...userQueryOptions(api, id), enabled: valid, retry: retryUnlessRefused });
   const grouped = useMemo(() => groupBySiren(query.data?.organizations ?? []), [query.data]);
@@ -42,8 +38,8 @@ function ProfileScreen() {
     const status = query.error instanceof ApiFailure ? query.error.status : 404;
     return <UserNotFound detail={status === 404 || status === 403 ? null : query.error?.message}>{back}</UserNotFound>;
   }
-  const target = { id: detail.user.id, isActive: detail.user.isActive, roles: detail.organizations.map((o) => o.role.code), organizations: detail.organizations };
-  const editable = actor !== null && hasPermission(actor, 'USER_CREATE') && canEditUser(actor, target);
+  // Whether the caller may edit is the server's word (allowedActions).
+  const editable = detail.allowedActions.includes('edit');
   return (
     <div className="space-y-5">
       {back}

@@ -10,7 +10,7 @@ import { rolesQueryOptions } from '../api/roles';
 import { useSession } from '../session';
 import type { SessionProfile } from '../machines/session/session.machine';
 import { hasPermission, isBackOffice } from '../../rules/permissions';
-import { canChangeActivation, canDeletePermanently, canEditUser } from '../domain/user-actions';
+import { refusalKind } from '../domain/user-actions';
 import { roleDisplayLabel, roleTone } from '../../rules/roles';
 import { compactPageItems, pageRange } from '../domain/pagination';
 import { formatDateTime } from '../domain/dates';
@@ -39,7 +39,13 @@ function toRow(actor: SessionProfile, user: User, roleNames: Map<string, string>
     lastLogin: formatDateTime(user.lastLoginAt),
     isActive: user.isActive,
     roles: user.roles.map((code) => ({ code, label: roleDisplayLabel(roleNames.get(code) ?? code), tone: roleTone(code) })),
-    allowed: { edit: canEditUser(actor, target), changeActivation: canChangeActivation(actor, target), deletePermanently: canDeletePermanently(actor, target) },
+    // What the caller may do is the server's (allowedActions); only the words of a refusal are chosen here.
+    allowed: {
+      edit: user.allowedActions.includes('edit'),
+      changeActivation: user.allowedActions.includes(user.isActive ? 'deactivate' : 'reactivate'),
+      deletePermanently: user.allowedActions.includes('delete'),
+      refusal: refusalKind(actor, target),
+    },
   };
 }
 

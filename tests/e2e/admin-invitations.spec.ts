@@ -116,6 +116,27 @@ test('a decision on a request decided meanwhile elsewhere fails with the §8 mes
   await expect(page.getByText('Rejetée depuis un autre onglet')).toBeVisible();
 });
 
+test('the read-only back office sees Approuver and Rejeter disabled with the reason, in the list and on the detail', async ({ page }) => {
+  await openDashboardAs(page, 'lecteur@portail.test');
+  await openAdmin(page);
+  await page.getByRole('group', { name: 'Filtrer par statut' }).getByRole('button', { name: 'En attente' }).click();
+  await expect(page).toHaveURL(/status=PENDING/);
+  const approve = page.getByRole('button', { name: /^Approuver la demande/ }).first();
+  await expect(approve).toHaveAttribute('aria-disabled', 'true');
+  await approve.focus();
+  await expect(page.getByRole('tooltip')).toContainText("Vous n'avez pas le droit d'approuver cette demande.");
+  await expect(page.getByRole('button', { name: /^Rejeter la demande/ }).first()).toHaveAttribute('aria-disabled', 'true');
+  // Pressed anyway (it stays in the Tab order): nothing opens.
+  await approve.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await page.getByRole('button', { name: /^Voir le détail/ }).first().click();
+  const reject = page.getByRole('button', { name: 'Rejeter', exact: true });
+  await expect(reject).toHaveAttribute('aria-disabled', 'true');
+  await reject.focus();
+  await expect(page.getByRole('tooltip')).toContainText("Vous n'avez pas le droit de rejeter cette demande.");
+});
+
 test('an unknown request number says so', async ({ page }) => {
   await openDashboardAs(page, 'lecteur@portail.test');
   await page.goto('/admin/999999');

@@ -161,9 +161,17 @@ test('a read-only back-office user has no permanent delete, and a user without U
   await openDashboardAs(page, 'lecteur@portail.test');
   await openUsers(page);
   await expect(page.getByRole('button', { name: 'Ajouter un utilisateur' })).toHaveCount(0);
+  // What the server's allowedActions leave out is disabled with its reason (issue 19).
+  const edit = page.getByRole('button', { name: /^Modifier/ }).first();
+  await expect(edit).toHaveAttribute('aria-disabled', 'true');
+  await edit.focus();
+  await expect(page.getByRole('tooltip')).toContainText("Vous n'avez pas le droit de modifier cet utilisateur.");
   await page.getByRole('button', { name: /^Actions pour/ }).first().click();
   await expect(page.getByRole('menuitem', { name: 'Voir le profil' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: /Désactiver|Activer/ })).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByRole('menuitem', { name: /Désactiver|Activer/ })).toContainText(/Vous n'avez pas le droit d(e désactiver|'activer) cet utilisateur\./);
   await expect(page.getByRole('menuitem', { name: 'Supprimer définitivement' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
 
   const other = await browser.newContext({ ignoreHTTPSErrors: true });
   const rh = await other.newPage();

@@ -11,7 +11,16 @@ import { foreignKey, startTestApp, type TestApp } from './support/test-app.ts';
  * status each must get (spec §6 and the policy module). The rows are checked against the document: an
  * operation without a row fails, so a new operation cannot ship without its authorization decided.
  */
-const PERSONAS = ['backoffice', 'lecteur', 'admin.clinique', 'rh.clinique', 'admin.ehpad', 'inactif'] as const;
+const PERSONAS = ['backoffice', 'lecteur', 'admin.clinique', 'rh.clinique', 'admin.ehpad', 'inactif', 'deux.societes', 'bureau.role'] as const;
+/**
+ * Personas made in this test's own database (the demo data stays as docs/demo-data.md says):
+ * - deux.societes: administrator of the EHPAD (ADMIN_ADHERENT on its SIREN, inherited) who also holds COMPTABLE,
+ *   a role without permissions, on the clinic's establishment the rows act on: the union of their permissions
+ *   must not reach the clinic (issue 19, permissions per organization acted on);
+ * - bureau.role: a read-only back-office account (USER_LIST) given ADMIN_ADHERENT on the clinic's SIREN directly
+ *   in the database: a back-office account's rights are its own, never an organization role's.
+ */
+const MADE_HERE: Partial<Record<Persona, string>> = { 'deux.societes': 'deux.societes@exemple-test.fr', 'bureau.role': 'bureau.role@exemple-test.fr' };
 const TOKENLESS = ['anonymous', 'expired', 'forged'] as const;
 type Persona = (typeof PERSONAS)[number];
 type Caller = Persona | (typeof TOKENLESS)[number];
@@ -38,6 +47,8 @@ const same = (status: number): Record<Persona, number> => ({
   'rh.clinique': status,
   'admin.ehpad': status,
   inactif: 403,
+  'deux.societes': status,
+  'bureau.role': status,
 });
 
 /** A fresh user of the clinic, holding an external role on one of its establishments. */
@@ -46,12 +57,13 @@ const uniqueEmail = () => `matrice.${Math.random().toString(36).slice(2, 10)}@ex
 
 const personal = { jobTitle: 'Comptable', phoneNumber: '0612345678', mobilePhone: null, street: '3 rue des Lilas', city: 'Angers', postalCode: '49000' };
 
-const readUser = { backoffice: 200, lecteur: 200, 'admin.clinique': 200, 'rh.clinique': 403, 'admin.ehpad': 404, inactif: 403 };
-const changeUser = { backoffice: 200, lecteur: 403, 'admin.clinique': 200, 'rh.clinique': 403, 'admin.ehpad': 404, inactif: 403 };
-const createUser = { backoffice: 201, lecteur: 403, 'admin.clinique': 201, 'rh.clinique': 403, 'admin.ehpad': 400, inactif: 403 };
-const backOfficeRead = { backoffice: 200, lecteur: 200, 'admin.clinique': 403, 'rh.clinique': 403, 'admin.ehpad': 403, inactif: 403 };
-const decide = { backoffice: 200, lecteur: 403, 'admin.clinique': 403, 'rh.clinique': 403, 'admin.ehpad': 403, inactif: 403 };
-const readClinic = { backoffice: 200, lecteur: 200, 'admin.clinique': 200, 'rh.clinique': 200, 'admin.ehpad': 404, inactif: 403 };
+const readUser = { backoffice: 200, lecteur: 200, 'admin.clinique': 200, 'rh.clinique': 403, 'admin.ehpad': 404, inactif: 403, 'deux.societes': 404, 'bureau.role': 200 };
+const changeUser = { backoffice: 200, lecteur: 403, 'admin.clinique': 200, 'rh.clinique': 403, 'admin.ehpad': 404, inactif: 403, 'deux.societes': 404, 'bureau.role': 403 };
+const createUser = { backoffice: 201, lecteur: 403, 'admin.clinique': 201, 'rh.clinique': 403, 'admin.ehpad': 400, inactif: 403, 'deux.societes': 400, 'bureau.role': 403 };
+const backOfficeRead = { backoffice: 200, lecteur: 200, 'admin.clinique': 403, 'rh.clinique': 403, 'admin.ehpad': 403, inactif: 403, 'deux.societes': 403, 'bureau.role': 200 };
+const decide = { backoffice: 200, lecteur: 403, 'admin.clinique': 403, 'rh.clinique': 403, 'admin.ehpad': 403, inactif: 403, 'deux.societes': 403, 'bureau.role': 403 };
+// deux.societes sees the clinic's SIREN as the parent of the establishment they belong to.
+const readClinic = { backoffice: 200, lecteur: 200, 'admin.clinique': 200, 'rh.clinique': 200, 'admin.ehpad': 404, inactif: 403, 'deux.societes': 200, 'bureau.role': 200 };
 
 const MATRIX: Record<string, Row> = {
   getCurrentUser: { call: async () => ({ method: 'GET', url: '/api/v2/users/me' }), expect: { ...same(200), inactif: 200 } },
@@ -124,7 +136,7 @@ const MATRIX: Record<string, Row> = {
   reactivateUser: { call: async (c) => ({ method: 'POST', url: `/api/v2/users/${(await clinicUser(c, false)).id}/reactivate` }), expect: changeUser },
   deleteUser: {
     call: async (c) => ({ method: 'DELETE', url: `/api/v2/users/${(await clinicUser(c)).id}?hardDelete=true` }),
-    expect: { backoffice: 204, lecteur: 403, 'admin.clinique': 403, 'rh.clinique': 403, 'admin.ehpad': 403, inactif: 403 },
+    expect: { backoffice: 204, lecteur: 403, 'admin.clinique': 403, 'rh.clinique': 403, 'admin.ehpad': 403, inactif: 403, 'deux.societes': 403, 'bureau.role': 403 },
   },
   listInvitations: { call: async () => ({ method: 'GET', url: '/api/v2/invitations' }), expect: backOfficeRead },
   getInvitation: { call: async (c) => ({ method: 'GET', url: `/api/v2/invitations/${(await c.f.pendingInvitation({ sirenId: c.clinicSiren.id })).id}` }), expect: backOfficeRead },
@@ -139,7 +151,7 @@ const MATRIX: Record<string, Row> = {
         metadata: { userProfile: { firstName: 'Nouvel', lastName: 'Administrateur' }, isNewUser: true },
       },
     }),
-    expect: { backoffice: 201, lecteur: 403, 'admin.clinique': 201, 'rh.clinique': 403, 'admin.ehpad': 404, inactif: 403 },
+    expect: { backoffice: 201, lecteur: 403, 'admin.clinique': 201, 'rh.clinique': 403, 'admin.ehpad': 404, inactif: 403, 'deux.societes': 404, 'bureau.role': 403 },
   },
   approveInvitation: { call: async (c) => ({ method: 'POST', url: `/api/v2/invitations/${(await c.f.pendingInvitation({ sirenId: c.clinicSiren.id })).id}/approve` }), expect: decide },
   rejectInvitation: {
@@ -188,7 +200,14 @@ for (const backend of backends) {
       const clinicSiren = await f.organization('Clinique des Tilleuls');
       const [clinicSiret] = await f.siretsOf(clinicSiren.id);
       context = { t, f, clinicSiren, clinicSiret: clinicSiret! };
-      for (const persona of PERSONAS) tokens.set(persona, await t.tokenFor(`${persona}@portail.test`));
+      const db = t.database.handle.db;
+      const ehpad = await f.organization('EHPAD Les Glycines');
+      const twoCompanies = await f.user({ organizationId: ehpad.id, roleCode: 'ADMIN_ADHERENT', inherits: true, email: MADE_HERE['deux.societes'] });
+      await db.insertInto('role_assignments').values({ user_id: twoCompanies.id, organization_id: clinicSiret!.id, role_id: (await f.role('COMPTABLE')).id, inherits_to_children: false }).execute();
+      const backOffice = await f.user({ organizationId: clinicSiren.id, roleCode: 'ADMIN_ADHERENT', inherits: true, email: MADE_HERE['bureau.role'] });
+      await db.updateTable('users').set({ user_type: 'BACKOFFICE' }).where('id', '=', backOffice.id).execute();
+      await db.insertInto('user_permissions').values({ user_id: backOffice.id, permission_code: 'USER_LIST' }).execute();
+      for (const persona of PERSONAS) tokens.set(persona, await t.tokenFor(MADE_HERE[persona] ?? `${persona}@portail.test`));
       const past = Math.floor(Date.now() / 1000) - 7200;
       tokens.set('anonymous', undefined);
       tokens.set('expired', await t.tokenFor('backoffice@portail.test', { iat: past, auth_time: past, exp: past + 3600 }));

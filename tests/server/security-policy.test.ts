@@ -12,11 +12,14 @@ const SIREN = 'siren-a';
 const [SIRET_1, SIRET_2] = ['siret-a1', 'siret-a2'];
 const OTHER_SIRET = 'siret-b1';
 
-const backOffice: Actor = { userId: 'bo', email: 'bo@x.fr', isActive: true, userType: 'BACKOFFICE', isBackOffice: true, permissions: new Set(['USER_CREATE']), scope: null, parentIds: null, roleCodes: new Set() };
+const backOffice: Actor = { userId: 'bo', email: 'bo@x.fr', isActive: true, userType: 'BACKOFFICE', isBackOffice: true, permissions: new Set(['USER_CREATE']), scope: null, parentIds: null, permissionScopes: null, roleCodes: new Set() };
 /** Holds one SIRET of SIREN A: sees SIREN A, manages SIRET 1 only. */
-const siretHolder: Actor = { ...backOffice, userId: 'org', userType: 'ORGANIZATION', isBackOffice: false, scope: new Set([SIRET_1]), parentIds: new Set([SIREN]), roleCodes: new Set(['GESTIONNAIRE']) };
+const reachOf = (organizationIds: string[]) => ({ organizationIds: new Set(organizationIds), parentIds: new Set([SIREN]) });
+/** As if the roles held gave both USER_LIST and USER_CREATE wherever they are held. */
+const bothPermissions = (organizationIds: string[]) => new Map([['USER_LIST', reachOf(organizationIds)], ['USER_CREATE', reachOf(organizationIds)]]);
+const siretHolder: Actor = { ...backOffice, userId: 'org', userType: 'ORGANIZATION', isBackOffice: false, scope: new Set([SIRET_1]), parentIds: new Set([SIREN]), permissionScopes: bothPermissions([SIRET_1]), roleCodes: new Set(['GESTIONNAIRE']) };
 /** Holds SIREN A with inheritance: SIREN A and both its SIRETs. */
-const sirenAdmin: Actor = { ...siretHolder, scope: new Set([SIREN, SIRET_1, SIRET_2]), parentIds: new Set([SIREN]) };
+const sirenAdmin: Actor = { ...siretHolder, scope: new Set([SIREN, SIRET_1, SIRET_2]), parentIds: new Set([SIREN]), permissionScopes: bothPermissions([SIREN, SIRET_1, SIRET_2]) };
 
 const statusOf = (decide: () => void) => {
   try {
@@ -34,8 +37,8 @@ describe('the policy decisions moved out of routes and repositories', () => {
   });
 
   it("builds the user scope from the actor, with the parent SIRENs computed when the actor was loaded", () => {
-    expect(userScope(backOffice)).toBeNull();
-    expect(userScope(siretHolder)).toEqual({ organizationIds: new Set([SIRET_1]), parentIds: new Set([SIREN]) });
+    expect(userScope(backOffice, 'USER_LIST')).toBeNull();
+    expect(userScope(siretHolder, 'USER_LIST')).toEqual({ organizationIds: new Set([SIRET_1]), parentIds: new Set([SIREN]) });
   });
 
   it('offers the edit page what the actor may give, and only the permissions of the assignments the actor sees', () => {
@@ -44,7 +47,7 @@ describe('the policy decisions moved out of routes and repositories', () => {
       { organizationId: OTHER_SIRET, organizationType: 'SIRET' as const, parentId: 'siren-b', inheritsToChildren: false, rolePermissions: ['USER_LIST'] },
     ];
     const target = { id: 'target', userType: 'ORGANIZATION' as const };
-    const seen = fullDetailsView(siretHolder, userScope(siretHolder), target, assignments);
+    const seen = fullDetailsView(siretHolder, userScope(siretHolder, 'USER_LIST'), target, assignments);
     expect(seen).toEqual({ assignments: [assignments[0]], offeredOrganizations: { ids: [SIRET_1], withChildrenOf: [] }, permissions: [] });
     const all = fullDetailsView(backOffice, null, target, assignments);
     expect(all.offeredOrganizations).toEqual({ ids: [SIREN, 'siren-b'], withChildrenOf: [SIREN, 'siren-b'] });
@@ -65,8 +68,11 @@ describe('the policy decisions moved out of routes and repositories', () => {
   it('gives inheritsToChildren on a SIREN only to an actor covering it and every one of its SIRETs', () => {
     const siren = { id: SIREN, childIds: [SIRET_1, SIRET_2] };
     expect(statusOf(() => requireCanGrantInheritance(sirenAdmin, siren))).toBe('allowed');
-    expect(statusOf(() => requireCanGrantInheritance({ ...sirenAdmin, scope: new Set([SIREN, SIRET_1]) }, siren))).toBe(403);
+    expect(statusOf(() => requireCanGrantInheritance({ ...sirenAdmin, scope: new Set([SIREN, SIRET_1]), permissionScopes: bothPermissions([SIREN, SIRET_1]) }, siren))).toBe(403);
     expect(statusOf(() => requireCanGrantInheritance(backOffice, siren))).toBe('allowed');
+    // Covering every SIRET is not enough: USER_CREATE must be held on each of them.
+    const listOnly = new Map([['USER_LIST', reachOf([SIREN, SIRET_1, SIRET_2])], ['USER_CREATE', reachOf([SIREN, SIRET_1])]]);
+    expect(statusOf(() => requireCanGrantInheritance({ ...sirenAdmin, permissionScopes: listOnly }, siren))).toBe(403);
   });
 
   it('lets only the back office see accounts when an invitation is created; a back-office invitee is refused (409)', () => {

@@ -23,8 +23,8 @@ describe('inputs the validation let through before', () => {
   it('refuses a write without its JSON body (400 on body, not 500)', async () => {
     await refused({ method: 'POST', route: '/api/v2/users/complete' }, ['body']);
     await refused({ method: 'PUT', route: '/api/v2/users/{id}/full-update', params: { id: userId } }, ['body']);
-    // Before the policy's 403: an organization user may not reject, but the request is malformed first.
-    await refused({ method: 'POST', route: '/api/v2/invitations/{id}/reject', params: { id: '1' } }, ['body'], PERSONAS.adminClinique);
+    // As a caller who may reject: one who may not gets 403 whatever the body (issue 19, tests/server/security-rights.test.ts).
+    await refused({ method: 'POST', route: '/api/v2/invitations/{id}/reject', params: { id: '1' } }, ['body'], PERSONAS.backoffice);
   });
 
   it('refuses a JSON body sent as text/plain (400 on body)', async () => {

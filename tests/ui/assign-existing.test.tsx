@@ -46,6 +46,7 @@ function user(firstName: string, lastName: string, organizations: ReturnType<typ
     organizations,
     userType: 'ORGANIZATION',
     version: 1,
+    allowedActions: [],
     hasPendingInvitation: false,
     ...overrides,
   };
@@ -107,6 +108,7 @@ function fakeServer(users: UserListItem[]) {
           senderEmail: 'admin.clinique@portail.test',
           validatorEmail: null,
           rejectionReason: null,
+          allowedActions: [],
         },
       };
     });

@@ -49,6 +49,7 @@ export const createdUser: UserDetail = {
     version: 1,
   },
   organizations: [],
+  allowedActions: ['edit', 'deactivate'],
 };
 
 /** The administrator request for SIREN A, as POST /invitations answers it. */
@@ -67,6 +68,7 @@ export const createdInvitation: Invitation = {
   senderEmail: 'admin.clinique@portail.test',
   validatorEmail: null,
   rejectionReason: null,
+  allowedActions: [],
 };
 
 /** GET /api/v2/organizations with its filters (type, parentId, search on code or name) and its paging. */

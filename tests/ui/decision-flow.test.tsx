@@ -23,6 +23,7 @@ const invitation: Invitation = {
   senderEmail: 'backoffice@portail.test',
   validatorEmail: null,
   rejectionReason: null,
+  allowedActions: ['approve', 'reject'],
 };
 
 /** The decision's answer (the invitation, or an ErrorBody): approve's, which reject's answers include (reject also documents 413 and 415 for its body). */

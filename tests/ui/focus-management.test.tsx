@@ -129,7 +129,7 @@ describe("a user row's menu", () => {
       <RowActions
         name="Camille Essai"
         isActive
-        allowed={{ edit: true, changeActivation: true, deletePermanently: false }}
+        allowed={{ edit: true, changeActivation: true, deletePermanently: false, refusal: 'noRight' }}
         onEdit={() => {}}
         onView={() => {}}
         onDeactivate={onDeactivate}

@@ -91,7 +91,7 @@ export function editApi() {
     .on('put', '/api/v2/users/{id}/complete', ({ params, body, headers }) => {
       if (params.id !== USER_ID) return { status: 404, body: NOT_FOUND };
       state.updates.push({ body: body as unknown as Record<string, unknown>, ifMatch: headers.get('if-match') });
-      if (state.updateStatus === 200) return { status: 200, body: { user: fullDetails(state.version).user, organizations: [] } };
+      if (state.updateStatus === 200) return { status: 200, body: { user: fullDetails(state.version).user, organizations: [], allowedActions: ['edit'] } };
       return { status: state.updateStatus, body: state.updateBody ?? NOT_FOUND };
     })
     .on('get', '/api/v2/organizations', ({ query }) => {

@@ -36,6 +36,7 @@ const detail: UserDetail = {
     { id: O2, code: '46986045600018', name: 'EHPAD Les Glycines - Nantes', type: 'SIRET', parentCode: '469860456', role: { id: 6, code: 'RESSOURCE_HUMAINE', name: 'Ressources humaines', type: 'EXTERNAL' } },
     { id: O2, code: '46986045600018', name: 'EHPAD Les Glycines - Nantes', type: 'SIRET', parentCode: '469860456', role: { id: 10, code: 'COMPTABLE', name: 'Comptable', type: 'EXTERNAL' } },
   ],
+  allowedActions: ['edit', 'deactivate'],
 };
 
 /** The profile screen in a router of its own, under a layout with the shell's route id. */
@@ -96,5 +97,11 @@ describe('the user profile (spec §2 /utilisateurs/{id})', () => {
     expect(within(ehpad).getByText('Ressources humaines')).toBeTruthy();
     expect(within(ehpad).getByText('Comptable')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Modifier' }).getAttribute('href')).toBe(`/utilisateurs/edit/${USER_ID}`);
+  });
+
+  it("offers no 'Modifier' when the server's allowedActions leave edit out (issue 19)", async () => {
+    renderProfile(fakeApi().on('get', '/api/v2/users/{id}', () => ({ status: 200, body: { ...detail, allowedActions: [] } })));
+    expect(await screen.findByText('Claire Vasseur')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Modifier' })).toBeNull();
   });
 });

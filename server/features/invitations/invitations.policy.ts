@@ -1,5 +1,5 @@
 import type { InvitationType, UserType } from '../../db/schema.ts';
-import { conflict, forbidden } from '../../core/errors.ts';
+import { conflict, DomainError, forbidden } from '../../core/errors.ts';
 import { canSeeRole, requireBackOffice, requireOrganizationInScope, requirePermission, type Actor } from '../../core/policy.ts';
 
 /**
@@ -45,10 +45,10 @@ export function requireCanCreateInvitations(actor: Actor): void {
   requirePermission(actor, 'USER_CREATE');
 }
 
-/** The invitation's organization: any for the back office, else within the actor's scope (404 with `notFoundMessage` otherwise). */
+/** The invitation's organization: any for the back office, else one where the actor holds USER_CREATE (404 with `notFoundMessage` otherwise). */
 export function requireCanInviteInto(actor: Actor, organizationId: string, notFoundMessage: string): void {
   requireCanCreateInvitations(actor);
-  requireOrganizationInScope(actor, organizationId, notFoundMessage);
+  requireOrganizationInScope(actor, organizationId, notFoundMessage, 'USER_CREATE');
 }
 
 /** The invitation's role: any but ADMIN_OPCO for the back office; ADMIN_ADHERENT or an EXTERNAL role for organization users. */
@@ -71,4 +71,18 @@ export function requiresInviteeProfile(actor: Actor, invitationType: InvitationT
 /** 409 when the invitee's account is a back-office one: organization roles are never given to it. */
 export function requireInviteeNotBackOffice(inviteeType: UserType | null | undefined, email: string): void {
   if (inviteeType === 'BACKOFFICE') throw conflict(INVITATION_MESSAGES.backOfficeAccount(email));
+}
+
+/** What the caller may do on a request (OpenAPI InvitationAction): decide it while it is pending, as requireCanDecideInvitation allows. */
+export type InvitationAction = 'approve' | 'reject';
+
+export function allowedInvitationActions(actor: Actor, invitation: { status: string }): InvitationAction[] {
+  if (invitation.status !== 'PENDING') return [];
+  try {
+    requireCanDecideInvitation(actor);
+  } catch (error) {
+    if (error instanceof DomainError) return [];
+    throw error;
+  }
+  return ['approve', 'reject'];
 }

@@ -43,7 +43,9 @@ import {
   type InvitationListQuery,
 } from './invitations.input.ts';
 import {
+  allowedInvitationActions,
   invitationCreationSeesAccounts,
+  type InvitationAction,
   requireCanCreateInvitations,
   requireCanDecideInvitation,
   requireCanInviteInto,
@@ -113,6 +115,11 @@ export function invitationsService(deps: ServiceDeps) {
   }
 
   return {
+    /** What the actor may do on a request (approve, reject), as the policy decides: the answers carry it. */
+    actionsOn(actor: Actor, row: InvitationRow): InvitationAction[] {
+      return allowedInvitationActions(actor, row);
+    },
+
     /** GET /invitations: back-office only; newest first unless a sort is asked for. */
     async list(actor: Actor, query: InvitationListQuery) {
       requireCanListInvitations(actor);

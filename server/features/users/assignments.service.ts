@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { childrenOf, findOrganizationsByCodes, findOrganizationsByIds, type OrganizationDto } from '../organizations/organizations.repository.ts';
 import { loadRoles } from '../roles/roles.repository.ts';
 import { canAssignInOrganization, requireCanAssignRoles, requireCanGrantInheritance } from './users.policy.ts';
-import { matchOrganizationCodes, matchOrganizationIds, matchRoles, placeRolesByType, throwIfErrors, type RoleAssignmentInput, type RolesChange } from './users.input.ts';
+import { internalRolesOnSirenOnly, matchOrganizationCodes, matchOrganizationIds, matchRoles, placeRolesByType, throwIfErrors, type RoleAssignmentInput, type RolesChange } from './users.input.ts';
 import { addedIn, type PlannedAssignment } from './users.model.ts';
 
 type Trx = Transaction<Database>;
@@ -27,7 +27,9 @@ export async function plannedAssignments(trx: Trx, actor: Actor, change: RolesCh
   const roles = matchRoles(await loadRoles(trx), change.roleIds, (i) => `body.roleIds.${i}`);
   throwIfErrors(organization, roles);
   requireCanAssignRoles(actor, roles.found);
-  return addedIn(organization.found[0]!, roles.found, change.inheritsToChildren, current);
+  const target = organization.found[0]!;
+  internalRolesOnSirenOnly(change.roleIds.map((id, i) => ({ organization: target, role: roles.found.find((r) => r.id === id), field: `body.roleIds.${i}` })));
+  return addedIn(target, roles.found, change.inheritsToChildren, current);
 }
 
 async function explicitAssignments(trx: Trx, actor: Actor, entries: readonly RoleAssignmentInput[], field: string): Promise<PlannedAssignment[]> {
@@ -43,6 +45,9 @@ async function explicitAssignments(trx: Trx, actor: Actor, entries: readonly Rol
   requireCanAssignRoles(actor, roles.found);
   const organizationOf = (e: RoleAssignmentInput) =>
     e.organizationId ? byId.found[withId.findIndex((x) => x.e === e)] : byCode.found.find((o) => o.code === e.organizationCode);
+  internalRolesOnSirenOnly(
+    entries.flatMap((e, index) => e.roleIds.map((roleId, j) => ({ organization: organizationOf(e)!, role: roles.found.find((r) => r.id === roleId), field: `${field}.${index}.roleIds.${j}` }))),
+  );
   return entries.flatMap((e) => {
     const organization = organizationOf(e)!;
     return e.roleIds.map((roleId) => ({ organizationId: organization.id, roleId, inheritsToChildren: (e.inheritsToChildren ?? false) && organization.type === 'SIREN' }));

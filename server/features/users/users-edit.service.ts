@@ -13,12 +13,12 @@ import { applyAssignments, deleteUserRows, emailInUse, updateUserRow } from './u
 import { emailTaken, mapWriteError, staleVersion } from './users.errors.ts';
 import { checkRoleCount, type UserChange } from './users.input.ts';
 import { accountOf, asPlanned, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, userAuditEntry, type PlannedAssignment } from './users.model.ts';
-import { replaceableAssignment, requireCanChangeAccount, requireCanChangeUser, requireCanChangeUsers, requireCanHardDeleteUsers } from './users.policy.ts';
+import { replaceableAssignment, requireCanChangeAccount, requireNoOrganizationRoleForBackOffice, requireCanChangeUser, requireCanChangeUsers, requireCanHardDeleteUsers } from './users.policy.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 
 /** The target of a change, locked for the transaction, after the visibility and target rules. */
 async function changeableUser(trx: Transaction<Database>, actor: Actor, id: string): Promise<VisibleUser> {
-  const target = await visibleUser(trx, actor, id, { forUpdate: true });
+  const target = await visibleUser(trx, actor, id, { forUpdate: true, permission: 'USER_CREATE' });
   requireCanChangeUser(actor, { id, roles: target.assignments.map((a) => ({ code: a.roleCode, type: a.roleType })) });
   return target;
 }
@@ -42,10 +42,9 @@ export function usersEditService(deps: UsersDeps) {
           if (change.roles) {
             const kept = assignments.filter((a) => !replaceableAssignment(actor, a)).map(asPlanned);
             desired = await plannedAssignments(trx, actor, change.roles, replaceable.map(asPlanned));
+            requireNoOrganizationRoleForBackOffice(user, [...kept, ...desired], change.rolesField ?? 'body');
             checkRoleCount(new Set([...kept, ...desired].map((a) => a.roleId)).size, change.rolesField ?? 'body');
           }
-          const email = change.fields.email;
-          if (email && email.toLowerCase() !== user.email.toLowerCase() && (await emailInUse(trx, email, id))) throw emailTaken();
 
           const fieldChanges = changedFields(personalFields(user), change.fields);
           const activeChanged = change.isActive !== undefined && change.isActive !== user.is_active;
@@ -55,6 +54,9 @@ export function usersEditService(deps: UsersDeps) {
           // What is the person's across employers only when all of their assignments are within reach; roles within it always.
           if (Object.keys(fieldChanges).length > 0 || activeChanged) requireCanChangeAccount(actor, assignments);
           if (diff) await requireInheritanceWithinReach(trx, actor, inheritanceGiven(diff, replaceable));
+          // Uniqueness only once the actor may make the change: a refused caller learns nothing of who has an account.
+          const email = change.fields.email;
+          if (email && email.toLowerCase() !== user.email.toLowerCase() && (await emailInUse(trx, email, id))) throw emailTaken();
 
           // The user's row first, conditioned on the version read: a concurrent change makes it touch no row.
           const f = change.fields;

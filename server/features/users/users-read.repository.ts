@@ -170,6 +170,8 @@ function userFilter(eb: UsersEb, query: UserListQuery): Expression<SqlBool> {
   const search = query.search?.trim();
   if (search) conditions.push(searchCondition(search, ON_USERS));
   const { organization, roleCode, scope } = query;
+  // An organization user's list never holds a back-office account, whatever roles it holds.
+  if (scope) conditions.push(eb('users.user_type', '=', sql.lit('ORGANIZATION')));
   if (organization || roleCode || scope) {
     // One assignment must satisfy every assignment condition: 'holds role R in organization O, within the reach'.
     // Written as lists of organizations (no OR across columns), so that the planner estimates them and starts

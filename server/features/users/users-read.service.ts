@@ -10,6 +10,7 @@ import { findUser, listUsersPage, loadAssignments, loadOrganizationsForEdit, own
 import { INPUT_MESSAGES, type ListUsersQuery } from './users.input.ts';
 import type { UserScope } from './users.model.ts';
 import {
+  allowedUserActions,
   assignableRoles,
   canFilterByOrganization,
   fullDetailsView,
@@ -19,6 +20,8 @@ import {
   requireUserVisible,
   userScope,
   visibleAssignments,
+  type UserAction,
+  type UserPermission,
 } from './users.policy.ts';
 
 /** A user the actor may see, with all their assignments and the actor's reach. */
@@ -46,19 +49,24 @@ export interface FullDetails {
 }
 
 export interface UsersPage {
-  users: (SeenUser & { hasPendingInvitation: boolean })[];
+  users: (SeenUser & { hasPendingInvitation: boolean; allowedActions: UserAction[] })[];
   total: number;
   page: number;
   pageSize: number;
 }
 
 /** The user, or 404 as for a missing one when out of the actor's reach; `forUpdate` locks the row for the caller's transaction. */
-export async function visibleUser(db: Kysely<Database>, actor: Actor, id: string, options: { forUpdate?: boolean } = {}): Promise<VisibleUser> {
-  const scope = userScope(actor);
+export async function visibleUser(db: Kysely<Database>, actor: Actor, id: string, options: { forUpdate?: boolean; permission?: UserPermission } = {}): Promise<VisibleUser> {
+  // Reading needs USER_LIST on one of the user's organizations; a change (options.permission) USER_CREATE.
+  const scope = userScope(actor, options.permission ?? 'USER_LIST');
   const found = await findUser(db, id, options);
   const assignments = found ? await loadAssignments(db, [id]) : [];
   return { scope, user: requireUserVisible(actor, scope, found, assignments), assignments };
 }
+
+/** What the actor may do on a user, from all of the user's assignments (not only those the actor sees). */
+export const actionsOn = (actor: Actor, { user, assignments }: { user: UserRow; assignments: readonly AssignmentRecord[] }): UserAction[] =>
+  allowedUserActions(actor, user, assignments);
 
 /** What the actor may see of a user it may see. */
 export const seenBy = (actor: Actor, { scope, user, assignments }: VisibleUser): SeenUser => ({ user, assignments: visibleAssignments(actor, scope, user.id, assignments) });
@@ -83,8 +91,9 @@ export function usersReadService({ db, listTotals }: { db: Kysely<Database>; lis
 
   return {
     /** getUser: a user the actor may read. */
-    async get(actor: Actor, id: string): Promise<SeenUser> {
-      return seenBy(actor, await readable(actor, id));
+    async get(actor: Actor, id: string): Promise<SeenUser & { allowedActions: UserAction[] }> {
+      const visible = await readable(actor, id);
+      return { ...seenBy(actor, visible), allowedActions: actionsOn(actor, visible) };
     },
 
     /** getUserFullDetails. */
@@ -95,7 +104,7 @@ export function usersReadService({ db, listTotals }: { db: Kysely<Database>; lis
     /** listUsers: one page within the actor's reach, with the exact total. */
     async list(actor: Actor, q: ListUsersQuery): Promise<UsersPage> {
       requireCanListUsers(actor);
-      const scope = userScope(actor);
+      const scope = userScope(actor, 'USER_LIST');
       const organization = q.organizationId ? await findOrganizationById(db, q.organizationId, { kind: 'all' }) : undefined;
       if (organization === null || (organization && !canFilterByOrganization(scope, organization.id))) throw notFound(INPUT_MESSAGES.unknownOrganization);
       const page = { page: q.page ?? 1, pageSize: q.pageSize ?? 10 };
@@ -124,6 +133,7 @@ export function usersReadService({ db, listTotals }: { db: Kysely<Database>; lis
       const users = rows.map((user: ListedUserRow) => ({
         ...seenBy(actor, { scope, user, assignments: byUser.get(user.id) ?? [] }),
         hasPendingInvitation: user.has_pending_invitation,
+        allowedActions: actionsOn(actor, { user, assignments: byUser.get(user.id) ?? [] }),
       }));
       return { users, total, ...page };
     },

@@ -2,6 +2,7 @@
 // schemas, French messages), and the organizations and roles a body names matched against those found
 // (assignments.service.ts looks them up and places them). Pure: no database, no HTTP.
 import { z } from 'zod';
+import { roleDisplayLabel } from '../../../rules/roles.ts';
 import { emailSchema, fieldErrorsOf, personalDetailsSchema, personNameSchema, type PersonalDetails } from '../../../rules/validation.ts';
 import { invalid, type FieldError } from '../../core/errors.ts';
 import { nulCharacterErrors } from '../../core/text.ts';
@@ -21,7 +22,13 @@ export const INPUT_MESSAGES = {
   unknownRole: (role: string | number) => `Rôle inconnu : ${role}.`,
   metadataNotJson: 'Le champ metadata doit contenir du JSON valide.',
   oneOrganizationReference: 'Indiquez organizationId ou organizationCode, pas les deux.',
+  /** The invitations' words (spec §4, §5): the back office's own role is never given on an organization. */
+  backOfficeRole: "Le rôle Admin OPCO est celui du back-office : il ne s'attribue pas sur une organisation.",
+  internalRoleOnSiren: (roleName: string) => `Le rôle « ${roleDisplayLabel(roleName)} » ne s'attribue que sur un SIREN, pas sur un établissement (SIRET).`,
 } as const;
+
+/** The back office's own role: never an organization role, by any route. */
+export const BACK_OFFICE_ROLE_CODE = 'ADMIN_OPCO';
 
 export const MAX_ROLES_PER_USER = 5;
 
@@ -192,9 +199,21 @@ export function matchRoles(roles: readonly RoleRecord[], references: readonly (s
   references.forEach((reference, index) => {
     const role = typeof reference === 'number' ? roles.find((r) => r.id === reference) : roles.find((r) => r.code === canonicalRoleCode(reference));
     if (!role) errors.push({ field: fieldOf(index), message: INPUT_MESSAGES.unknownRole(reference) });
+    else if (role.code === BACK_OFFICE_ROLE_CODE) errors.push({ field: fieldOf(index), message: INPUT_MESSAGES.backOfficeRole });
     else found.set(role.id, role);
   });
   return { found: [...found.values()], errors };
+}
+
+/**
+ * An INTERNAL role (ADMIN_ADHERENT) on an organization the caller names sits on a SIREN only: 400 naming each
+ * role given on a SIRET. (A creation or a complete update places it on the SIREN itself: placeRolesByType.)
+ */
+export function internalRolesOnSirenOnly(placed: readonly { organization: Pick<OrganizationDto, 'type'>; role: Pick<RoleRecord, 'type' | 'name'> | undefined; field: string }[]): void {
+  const errors = placed.flatMap(({ organization, role, field }) =>
+    role?.type === 'INTERNAL' && organization.type !== 'SIREN' ? [{ field, message: INPUT_MESSAGES.internalRoleOnSiren(role.name) }] : [],
+  );
+  if (errors.length) throw invalid(errors);
 }
 
 export function throwIfErrors(...lookups: { errors: FieldError[] }[]): void {

@@ -3,15 +3,13 @@ import type { OrganizationDto } from '../organizations/organizations.repository.
 import type { RoleRecord } from '../roles/roles.repository.ts';
 import type { AssignmentRecord } from './users-read.repository.ts';
 import type { UserRow } from '../../db/schema.ts';
+import type { OrganizationReach } from '../../core/actor.ts';
 
 /**
- * What an organization user reaches, for user decisions: the organizations of `actor.scope`, and the
- * parent SIRENs of those (a role held there with inheritsToChildren covers the scope too). Null: global.
+ * What an organization user reaches for a user decision: the organizations where they hold the permission
+ * it needs, and the parent SIRENs of those (a role held there with inheritsToChildren covers them too). Null: global.
  */
-export interface UserScope {
-  organizationIds: ReadonlySet<string>;
-  parentIds: ReadonlySet<string>;
-}
+export type UserScope = OrganizationReach;
 
 /** A user's personal fields, as a creation gives them. */
 export interface NewUserFields {

@@ -1,7 +1,9 @@
-import { conflict, forbidden, notFound } from '../../core/errors.ts';
+import { conflict, DomainError, forbidden, notFound } from '../../core/errors.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { UserScope } from './users.model.ts';
-import { canSeeRole, coversOrganization, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from '../../core/policy.ts';
+import type { UserType } from '../../db/schema.ts';
+import { INVITATION_MESSAGES } from '../invitations/invitations.policy.ts';
+import { canSeeRole, coversOrganizationWith, hasPermission, reachFor, MESSAGES, requireBackOffice, requireCanManageUser, requirePermission, type ManagedUser } from '../../core/policy.ts';
 
 /**
  * Decisions about users (spec §6), on top of the generic ones of ./index.ts.
@@ -22,6 +24,8 @@ import { canSeeRole, coversOrganization, MESSAGES, requireBackOffice, requireCan
 
 export const USER_NOT_FOUND = 'Utilisateur introuvable.';
 export const INTERNAL_ROLE_REFUSED = 'Vous ne pouvez pas attribuer un rôle interne.';
+/** The invitations' words: '« email » est un compte du back-office : un rôle d'organisation ne peut pas lui être attribué.' */
+export const BACK_OFFICE_ACCOUNT = INVITATION_MESSAGES.backOfficeAccount;
 export const INHERITANCE_REFUSED = 'Vous ne pouvez pas étendre un rôle à tous les établissements de ce SIREN.';
 
 export type { UserScope } from './users.model.ts';
@@ -31,10 +35,15 @@ export interface ScopedAssignment {
   inheritsToChildren: boolean;
 }
 
-/** The actor's reach for user decisions, from what loadActor read (no statement). Null: global. */
-export function userScope(actor: Actor): UserScope | null {
-  if (actor.scope === null) return null;
-  return { organizationIds: actor.scope, parentIds: actor.parentIds ?? new Set() };
+/**
+ * The permission a user decision needs on an organization: USER_LIST to list and read, USER_CREATE to create,
+ * give roles and change. Evaluated per organization acted on, never on the union of the actor's roles.
+ */
+export type UserPermission = 'USER_LIST' | 'USER_CREATE';
+
+/** The actor's reach for a user decision needing this permission, from what loadActor read (no statement). Null: global. */
+export function userScope(actor: Actor, permission: UserPermission): UserScope | null {
+  return reachFor(actor, permission);
 }
 
 /**
@@ -79,6 +88,10 @@ export function requireCanHardDeleteUsers(actor: Actor): void {
   requirePermission(actor, ['USER_DELETE', 'B2C_USER_DISABLE'], 'all');
 }
 
+export function canHardDeleteUsers(actor: Actor): boolean {
+  return actor.isBackOffice && hasPermission(actor, ['USER_DELETE', 'B2C_USER_DISABLE'], 'all');
+}
+
 /** Whether one of a user's assignments lies within the actor's reach (back-office: always). */
 export function coversAssignment(scope: UserScope | null, assignment: ScopedAssignment): boolean {
   if (scope === null) return true;
@@ -91,8 +104,11 @@ export function visibleAssignments<A extends ScopedAssignment>(actor: Actor, sco
   return assignments.filter((a) => coversAssignment(scope, a));
 }
 
-/** 404 for a user outside the actor's reach, exactly as for a missing one. */
-export function requireUserVisible<T extends { id: string }>(
+/**
+ * 404 for a user outside the actor's reach, exactly as for a missing one. A back-office account is never
+ * within an organization user's reach, whatever roles it holds (being back office is a user type, not a role).
+ */
+export function requireUserVisible<T extends { id: string; user_type: UserType }>(
   actor: Actor,
   scope: UserScope | null,
   target: T | null | undefined,
@@ -100,6 +116,7 @@ export function requireUserVisible<T extends { id: string }>(
 ): T {
   if (!target) throw notFound(USER_NOT_FOUND);
   if (scope === null || target.id === actor.userId) return target;
+  if (target.user_type === 'BACKOFFICE') throw notFound(USER_NOT_FOUND);
   if (!assignments.some((a) => coversAssignment(scope, a))) throw notFound(USER_NOT_FOUND);
   return target;
 }
@@ -116,7 +133,17 @@ export function canFilterByOrganization(scope: UserScope | null, organizationId:
 
 /** May the actor give roles in this organization? Outside the scope it is treated as unknown (400 naming the field). */
 export function canAssignInOrganization(actor: Actor, organizationId: string): boolean {
-  return coversOrganization(actor, organizationId);
+  return coversOrganizationWith(actor, 'USER_CREATE', organizationId);
+}
+
+/**
+ * Never an organization role for a back-office account, by any route (the invitations refuse it too):
+ * 409 naming the field of the roles, when the change would leave the account holding any.
+ */
+export function requireNoOrganizationRoleForBackOffice(target: { email: string; user_type: UserType }, planned: readonly unknown[], field: string): void {
+  if (target.user_type !== 'BACKOFFICE' || planned.length === 0) return;
+  const message = BACK_OFFICE_ACCOUNT(target.email);
+  throw new DomainError('conflict', message, [{ field, message }]);
 }
 
 /** Organization users never assign INTERNAL roles: 403. */
@@ -134,7 +161,7 @@ export function assignableRoles<R extends { code: string; type: 'INTERNAL' | 'EX
  * actor's scope. The others (another employer's, or a parent SIREN the actor does not manage) are kept.
  */
 export function replaceableAssignment(actor: Actor, assignment: ScopedAssignment): boolean {
-  return coversOrganization(actor, assignment.organizationId);
+  return coversOrganizationWith(actor, 'USER_CREATE', assignment.organizationId);
 }
 
 /**
@@ -147,7 +174,7 @@ export function requireCanChangeAccount(actor: Actor, assignments: readonly Scop
 
 /** Giving inheritsToChildren on this SIREN (not held so before): the actor's scope must hold the SIREN and every one of its SIRETs. */
 export function requireCanGrantInheritance(actor: Actor, siren: { id: string; childIds: readonly string[] }): void {
-  if (![siren.id, ...siren.childIds].every((id) => coversOrganization(actor, id))) throw forbidden(INHERITANCE_REFUSED);
+  if (![siren.id, ...siren.childIds].every((id) => coversOrganizationWith(actor, 'USER_CREATE', id))) throw forbidden(INHERITANCE_REFUSED);
 }
 
 export interface DetailedAssignment extends ScopedAssignment {
@@ -167,7 +194,44 @@ export function fullDetailsView<A extends DetailedAssignment>(actor: Actor, scop
   const sirenIds = [...new Set(visible.map((a) => (a.organizationType === 'SIREN' ? a.organizationId : a.parentId)).filter((id): id is string => id !== null))];
   return {
     assignments: visible,
-    offeredOrganizations: scope === null ? { ids: sirenIds, withChildrenOf: sirenIds } : { ids: [...scope.organizationIds], withChildrenOf: [] },
+    offeredOrganizations: scope === null ? { ids: sirenIds, withChildrenOf: sirenIds } : { ids: [...(userScope(actor, 'USER_CREATE')?.organizationIds ?? [])], withChildrenOf: [] },
     permissions: target.userType === 'BACKOFFICE' ? ('own' as const) : [...new Set(visible.flatMap((a) => a.rolePermissions))],
   };
+}
+
+/** What the caller may do on a user's row (OpenAPI UserAction): told by the server, so that the SPA never guesses. */
+export type UserAction = 'edit' | 'deactivate' | 'reactivate' | 'delete';
+
+/** Whether a decision lets the actor through (a refusal is a DomainError; anything else is a fault). */
+function allows(decide: () => void): boolean {
+  try {
+    decide();
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError) return false;
+    throw error;
+  }
+}
+
+/**
+ * The actions the actor may take on this user, from the same decisions the changes ask (and in the same
+ * order): edit (details or roles within reach), deactivate or reactivate (the account, as its state allows),
+ * permanent delete. `assignments` are all of the user's, not only those the actor sees.
+ */
+export function allowedUserActions(
+  actor: Actor,
+  target: { id: string; user_type: UserType; is_active: boolean },
+  assignments: readonly (ScopedAssignment & { roleCode: string; roleType: 'INTERNAL' | 'EXTERNAL' })[],
+): UserAction[] {
+  const changeable = allows(() => {
+    requireCanChangeUsers(actor);
+    requireUserVisible(actor, userScope(actor, 'USER_CREATE'), target, assignments);
+    requireCanChangeUser(actor, { id: target.id, roles: assignments.map((a) => ({ code: a.roleCode, type: a.roleType })) });
+  });
+  if (!changeable) return [];
+  const account = allows(() => requireCanChangeAccount(actor, assignments));
+  const actions: UserAction[] = ['edit'];
+  if (account) actions.push(target.is_active ? 'deactivate' : 'reactivate');
+  if (account && allows(() => requireCanHardDeleteUsers(actor))) actions.push('delete');
+  return actions;
 }

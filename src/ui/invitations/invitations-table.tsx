@@ -1,5 +1,6 @@
 import { fr } from '../../i18n/fr';
 import { DataTable } from '../data-table';
+import { ReasonButton } from '../reason-button';
 import type { SortOrder } from '../sortable-header';
 import { InvitationStatusBadge, type InvitationStatus } from './status-badge';
 
@@ -9,6 +10,8 @@ export interface InvitationRow {
   createdAt: string;
   organizationCode: string;
   status: InvitationStatus;
+  /** What the caller may do on it, as the server says (OpenAPI Invitation.allowedActions). */
+  allowedActions: readonly ('approve' | 'reject')[];
 }
 
 export type InvitationSort = 'id' | 'email' | 'createdAt';
@@ -26,7 +29,7 @@ export interface InvitationsTableProps {
   onView: (row: InvitationRow) => void;
 }
 
-const action = 'rounded-md px-2.5 py-1 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-40';
+const action = 'rounded-md px-2.5 py-1 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-40 aria-disabled:cursor-not-allowed aria-disabled:opacity-40';
 
 export function InvitationsTable({ rows, updating, sort, order, formatDate, onSort, onApprove, onReject, onView }: InvitationsTableProps) {
   const t = fr.invitations;
@@ -59,12 +62,25 @@ export function InvitationsTable({ rows, updating, sort, order, formatDate, onSo
                 </td>
                 <td className="px-3 py-2">
                   <div className="flex flex-wrap items-center justify-end gap-1 whitespace-nowrap lg:min-w-44">
-                    <button type="button" disabled={decided} onClick={() => onApprove(row)} aria-label={t.actionFor(t.approve, row.inviteeEmail)} className={`${action} bg-green-700 text-white hover:bg-green-800`}>
+                    {/* Decided: disabled for everyone (spec §2). Pending but not the caller's to decide: disabled with the reason. */}
+                    <ReasonButton
+                      disabled={decided}
+                      reason={row.allowedActions.includes('approve') ? null : t.noRightApprove}
+                      onClick={() => onApprove(row)}
+                      aria-label={t.actionFor(t.approve, row.inviteeEmail)}
+                      className={`${action} bg-green-700 text-white hover:bg-green-800`}
+                    >
                       {t.approve}
-                    </button>
-                    <button type="button" disabled={decided} onClick={() => onReject(row)} aria-label={t.actionFor(t.reject, row.inviteeEmail)} className={`${action} bg-red-700 text-white hover:bg-red-800`}>
+                    </ReasonButton>
+                    <ReasonButton
+                      disabled={decided}
+                      reason={row.allowedActions.includes('reject') ? null : t.noRightReject}
+                      onClick={() => onReject(row)}
+                      aria-label={t.actionFor(t.reject, row.inviteeEmail)}
+                      className={`${action} bg-red-700 text-white hover:bg-red-800`}
+                    >
                       {t.reject}
-                    </button>
+                    </ReasonButton>
                     <button type="button" onClick={() => onView(row)} aria-label={t.actionFor(t.view, row.inviteeEmail)} className={`${action} border border-slate-300 text-slate-800 hover:bg-slate-100`}>
                       {t.view}
                     </button>

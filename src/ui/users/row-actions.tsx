@@ -7,6 +7,8 @@ export interface RowPermissions {
   edit: boolean;
   changeActivation: boolean;
   deletePermanently: boolean;
+  /** The words of a refusal: the spec's for oneself and protected administrators, else 'Vous n'avez pas le droit de …'. */
+  refusal: 'protected' | 'noRight';
 }
 
 export interface RowActionsProps {
@@ -37,7 +39,7 @@ export function RowActions({ name, isActive, allowed, onEdit, onView, onDeactiva
   return (
     <div className="flex items-center justify-end gap-1 whitespace-nowrap">
       <ReasonButton
-        reason={allowed.edit ? null : t.cannotEdit}
+        reason={allowed.edit ? null : allowed.refusal === 'protected' ? t.cannotEdit : t.noRightEdit}
         onClick={onEdit}
         aria-label={t.editUser(name)}
         className="rounded-md border border-slate-300 px-2.5 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 aria-disabled:cursor-not-allowed aria-disabled:border-slate-200 aria-disabled:bg-slate-100 aria-disabled:text-slate-500"
@@ -67,11 +69,11 @@ export function RowActions({ name, isActive, allowed, onEdit, onView, onDeactiva
             </DropdownMenu.Item>
             {isActive ? (
               <DropdownMenu.Item className={item} disabled={!allowed.changeActivation} onSelect={choose(onDeactivate)}>
-                {allowed.changeActivation ? t.deactivate : t.cannotDeactivate}
+                {allowed.changeActivation ? t.deactivate : allowed.refusal === 'protected' ? t.cannotDeactivate : <Refused label={t.deactivate} reason={t.noRightDeactivate} />}
               </DropdownMenu.Item>
             ) : (
               <DropdownMenu.Item className={item} disabled={!allowed.changeActivation} onSelect={choose(onReactivate)}>
-                {t.activate}
+                {allowed.changeActivation || allowed.refusal === 'protected' ? t.activate : <Refused label={t.activate} reason={t.noRightActivate} />}
               </DropdownMenu.Item>
             )}
             {allowed.deletePermanently && (
@@ -83,5 +85,15 @@ export function RowActions({ name, isActive, allowed, onEdit, onView, onDeactiva
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
     </div>
+  );
+}
+
+/** A menu entry the caller may not use, with the reason under it (read with it: the item's name holds both). */
+function Refused({ label, reason }: { label: string; reason: string }) {
+  return (
+    <span className="flex flex-col">
+      <span>{label}</span>
+      <span className="text-xs text-slate-500">{reason}</span>
+    </span>
   );
 }

@@ -1,0 +1,60 @@
+import type { Actor } from '../../core/actor.ts';
+import { forbidden } from '../../core/errors.ts';
+import { requireActive } from '../../core/policy.ts';
+import { requireCanReadAudit } from '../audit/audit.policy.ts';
+import { requireCanCreateInvitations, requireCanDecideInvitation, requireCanListInvitations, requireCanReadInvitation } from '../invitations/invitations.policy.ts';
+import { requireCanListOrganizations } from '../organizations/organizations.policy.ts';
+import { canHardDeleteUsers, requireCanChangeUsers, requireCanCreateUsers, requireCanListUsers, requireCanReadUser } from '../users/users.policy.ts';
+
+/**
+ * The function-level decision of each operation of the contract, by operationId: what the caller must be
+ * or hold to call it at all, whatever the body and the query say. Asked before the contract's validation
+ * (server/plugins/operation-guard.ts), so that a caller without the right gets 403, never a 400 that reads
+ * their input; the services ask the same functions again, then decide per organization and per user.
+ */
+export interface OperationCall {
+  /** The path parameters as routed (not yet validated). */
+  params: Readonly<Record<string, unknown>>;
+}
+
+const open = () => {};
+
+export const UNDECIDED_OPERATION = "Cette opération n'est pas autorisée.";
+
+export const OPERATION_REQUIREMENTS: Readonly<Record<string, (actor: Actor, call: OperationCall) => void>> = {
+  getCurrentUser: open,
+  listUsers: requireCanListUsers,
+  getUser: (actor, { params }) => requireCanReadUser(actor, String(params.id)),
+  getUserFullDetails: (actor, { params }) => requireCanReadUser(actor, String(params.id)),
+  createUser: requireCanCreateUsers,
+  createUserComplete: requireCanCreateUsers,
+  updateUser: requireCanChangeUsers,
+  fullUpdateUser: requireCanChangeUsers,
+  updateUserComplete: requireCanChangeUsers,
+  assignUserRoles: requireCanChangeUsers,
+  replaceUserRoles: requireCanChangeUsers,
+  deactivateUser: requireCanChangeUsers,
+  reactivateUser: requireCanChangeUsers,
+  // Without hardDelete a deactivation (USER_CREATE), with it the permanent delete: either right lets the call through, the service decides which.
+  deleteUser: (actor) => {
+    if (!canHardDeleteUsers(actor)) requireCanChangeUsers(actor);
+  },
+  listInvitations: requireCanListInvitations,
+  getInvitation: requireCanReadInvitation,
+  createInvitation: requireCanCreateInvitations,
+  approveInvitation: requireCanDecideInvitation,
+  rejectInvitation: requireCanDecideInvitation,
+  listOrganizations: requireCanListOrganizations,
+  getOrganizationByCode: open,
+  getOrganization: open,
+  listRoles: open,
+  listAuditEntries: requireCanReadAudit,
+};
+
+/** 403 unless the actor may call this operation at all; an operation without a decision is refused (closed by default). */
+export function requireMayCallOperation(actor: Actor, operationId: string, call: OperationCall): void {
+  requireActive(actor);
+  const requirement = OPERATION_REQUIREMENTS[operationId];
+  if (!requirement) throw forbidden(UNDECIDED_OPERATION);
+  requirement(actor, call);
+}
