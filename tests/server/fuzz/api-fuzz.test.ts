@@ -14,6 +14,10 @@ import { snapshotOf, type Snapshot } from './db-snapshot.ts';
 import { CURRENT_VERSION, hintsFor, realRows } from './real-rows.ts';
 import { requestArbitrary, type FuzzRequest } from './requests.ts';
 import type { Hints } from './values.ts';
+import type { Actor } from '../../../server/core/actor.ts';
+import { DomainError } from '../../../server/core/errors.ts';
+import { loadActor } from '../../../server/features/session/actor.repository.ts';
+import { requireMayCallOperation } from '../../../server/features/session/operations.policy.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
@@ -53,13 +57,15 @@ const histogram = (map: Map<number, number>) => [...map].sort(([a], [b]) => a - 
 console.log(`[fuzz] seed ${SEED} (FUZZ_SEED), ${RUNS} requests per operation and persona (FUZZ_RUNS), ${OPERATIONS.length} operations`);
 
 describe.each(PERSONAS)('fuzzing every operation as a $name', (persona) => {
-  let t: TestApp, token: string, hints: Hints, snapshot: Snapshot;
+  let t: TestApp, token: string, hints: Hints, snapshot: Snapshot, actor: Actor;
   const tallies = new Map<string, Tally>();
 
   beforeAll(async () => {
     // Thousands of requests a minute from one person: the API's rate limit (server/config.ts) is off here.
     t = await startTestApp({ name: 'pglite' }, { env: { API_RATE_LIMIT_PER_MINUTE: '0' } });
     token = await t.tokenFor(persona.email);
+    const subject = await t.database.handle.db.selectFrom('users').select('auth_id').where('email', '=', persona.email).executeTakeFirstOrThrow();
+    actor = (await loadActor(t.database.handle.db, subject.auth_id!))!;
     hints = hintsFor(await realRows(t.database.handle.db, persona.email, PERSONAS.map((p) => p.email)));
     snapshot = await snapshotOf(t.database.handle.db);
   });
@@ -79,6 +85,26 @@ describe.each(PERSONAS)('fuzzing every operation as a $name', (persona) => {
     const version = String(row?.version ?? 1);
     const ifMatch = headers['if-match']?.replace(marker, version);
     return { url, headers: { ...headers, ...(ifMatch !== undefined ? { 'if-match': ifMatch } : {}) }, payload: payload?.replaceAll(marker, version) };
+  }
+
+  /**
+   * The status with which the server's policy refuses this persona the operation outright, before reading its
+   * input (server/plugins/operation-guard.ts, issue 19: 403, or 404 for a user out of reach), whatever the
+   * request, valid or not; null when the operation goes on to the contract's validation.
+   */
+  function refusedOutright(op: Operation, url: string): number | null {
+    const names = [...op.route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const pattern = new RegExp(`^${op.route.replace(/\{\w+\}/g, '([^/?]*)')}(?:\\?|$)`);
+    const values = pattern.exec(url)?.slice(1) ?? [];
+    const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]));
+    try {
+      requireMayCallOperation(actor, op.operationId, { params });
+      return null;
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'forbidden') return 403;
+      if (error instanceof DomainError && error.kind === 'notFound') return 404;
+      throw error;
+    }
   }
 
   /** Sends the request; throws, with what went wrong, when the answer breaks a rule of the fuzz. */
@@ -115,8 +141,11 @@ describe.each(PERSONAS)('fuzzing every operation as a $name', (persona) => {
     const breach = contractBreach(op, status, body);
     if (breach) throw new Error(`off the contract, ${breach}: ${said}`);
     if (status >= 400 && error.requestId !== answer.headers['x-request-id']) throw new Error(`the error's requestId is not the x-request-id header: ${said}`);
-    if (request.invalid && status !== 400) throw new Error(`an invalid request (${request.invalid.kind}) ${said}`);
-    if (request.invalid?.field && !namesField(error.fieldErrors, request.invalid.field)) throw new Error(`the refusal does not name ${request.invalid.field}: ${said}`);
+    const outright = refusedOutright(op, sent.url);
+    if (outright !== null) {
+      if (status !== outright) throw new Error(`an operation this persona may not call answered ${status}, not ${outright} whatever its input: ${said}`);
+    } else if (request.invalid && status !== 400) throw new Error(`an invalid request (${request.invalid.kind}) ${said}`);
+    else if (request.invalid?.field && !namesField(error.fieldErrors, request.invalid.field)) throw new Error(`the refusal does not name ${request.invalid.field}: ${said}`);
     if (!unchanged) throw new Error(`a ${status} changed the database (table: rows and digests before → after): ${changedTables(before, after)}; ${said}`);
   }
 
