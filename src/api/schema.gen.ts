@@ -383,7 +383,8 @@ export interface paths {
         put?: never;
         /**
          * Request administrator rights or a role assignment
-         * @description Needs USER_CREATE. Back-office users: any organization, any role but ADMIN_OPCO (403). Organization
+         * @description A closed SIRET or a non-member organization (Organization `closed`, `member`) is refused with 400 naming the field.
+         *     Needs USER_CREATE. Back-office users: any organization, any role but ADMIN_OPCO (403). Organization
          *     users: only organizations in their scope (404 otherwise) and only ADMIN_ADHERENT (asking for an
          *     administrator) or an EXTERNAL role (403 otherwise).
          *     The organization is the query `organizationId`, else the body `organizationCode`; one of them
@@ -443,7 +444,8 @@ export interface paths {
         put?: never;
         /**
          * Approve a pending invitation
-         * @description Back-office users holding USER_CREATE (403 otherwise). Only a PENDING invitation can be decided
+         * @description An invitation whose organization has closed or left the members since is refused with 409 (it stays pending).
+         *     Back-office users holding USER_CREATE (403 otherwise). Only a PENDING invitation can be decided
          *     (409 'Cette demande a déjà été traitée.' otherwise, also for the loser of two simultaneous decisions).
          *     Approval assigns the role in the organization (inherited by its SIRETs when it is a SIREN). A NEW_ADMIN
          *     whose email has no account first creates it (user from metadata.userProfile, identity-provider account,

@@ -110,6 +110,51 @@ for (const backend of backends) {
       expect(more.body.fieldErrors).toEqual([{ field: 'body.assignments.0.organizationCode', message: `L'établissement ${closedSiret.code} est fermé : il ne peut pas recevoir de nouveau rôle.` }]);
     });
 
+    it('refuses a request (invitation) on a closed SIRET or a non-member SIREN with a 400 naming the field, and records none', async () => {
+      const before = await t.database.handle.db.selectFrom('invitations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const onClosed = await callApi(t, {
+        as: BACK_OFFICE,
+        method: 'POST',
+        route: '/api/v2/invitations',
+        payload: { inviteeEmail: 'rh.clinique@portail.test', roleCode: 'COMPTABLE', invitationType: 'ROLE_ASSIGNMENT', organizationCode: closedSiret.code },
+      });
+      expect(onClosed.status).toBe(400);
+      expect(onClosed.body.fieldErrors).toEqual([{ field: 'body.organizationCode', message: `L'établissement ${closedSiret.code} est fermé : il ne peut pas recevoir de nouveau rôle.` }]);
+      const onFormer = await callApi(t, {
+        as: BACK_OFFICE,
+        method: 'POST',
+        route: '/api/v2/invitations',
+        query: { organizationId: formerMember.id },
+        payload: { inviteeEmail: 'nouvel.admin@portail.test', roleCode: 'ADMIN_ADHERENT', invitationType: 'NEW_ADMIN', metadata: { userProfile: { firstName: 'Léa', lastName: 'Roux' }, isNewUser: true } },
+      });
+      expect(onFormer.status).toBe(400);
+      expect(onFormer.body.fieldErrors).toEqual([{ field: 'query.organizationId', message: `L'organisation ${formerMember.code} n'est plus adhérente : elle ne peut pas recevoir de nouveau rôle.` }]);
+      const after = await t.database.handle.db.selectFrom('invitations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(after.n)).toBe(Number(before.n));
+    });
+
+    it('refuses to approve a pending request whose SIRET closed since, with a 409, and keeps it pending', async () => {
+      const db = t.database.handle.db;
+      const sirenOfPending = orgs.ehpadSirets[0]!;
+      const made = await callApi(t, {
+        as: BACK_OFFICE,
+        method: 'POST',
+        route: '/api/v2/invitations',
+        payload: { inviteeEmail: 'rh.clinique@portail.test', roleCode: 'COMPTABLE', invitationType: 'ROLE_ASSIGNMENT', organizationCode: sirenOfPending.code },
+      });
+      expect(made.status).toBe(201);
+      await db.updateTable('organizations').set({ closed: true }).where('id', '=', sirenOfPending.id).execute();
+      try {
+        const approved = await callApi(t, { as: BACK_OFFICE, method: 'POST', route: '/api/v2/invitations/{id}/approve', params: { id: made.body.id } });
+        expect(approved.status).toBe(409);
+        expect(approved.body.message).toBe(`L'établissement ${sirenOfPending.code} est fermé : il ne peut pas recevoir de nouveau rôle.`);
+        const row = await db.selectFrom('invitations').select('status').where('id', '=', made.body.id).executeTakeFirstOrThrow();
+        expect(row.status).toBe('PENDING');
+      } finally {
+        await db.updateTable('organizations').set({ closed: false }).where('id', '=', sirenOfPending.id).execute();
+      }
+    });
+
     it("still lists the users of a non-member SIREN", async () => {
       const users = await callApi(t, { as: BACK_OFFICE, method: 'GET', route: '/api/v2/users', query: { organizationId: formerMember.id, pageSize: 100 } });
       const expected = await t.database.handle.db
