@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CsvError, parse } from 'csv-parse';
+import { CsvError, parse, type Options } from 'csv-parse';
 import type { DatabaseHandle, RawTransaction } from '../../db/database.ts';
 import {
   countChanges,
@@ -75,6 +75,12 @@ const DEFAULT_BATCH = 5_000;
 /** Rows between two progress reports. */
 const REPORT_EVERY = 2_000;
 
+/** A record and the line it ends on. */
+interface RowAt {
+  row: string[];
+  line: number;
+}
+
 /** Rows of a CSV file with their line number; a malformed row (quotes, column count) becomes a SireneFileError. */
 async function* csvRows(
   file: string,
@@ -82,14 +88,24 @@ async function* csvRows(
 ): AsyncGenerator<{ row: string[]; line: number; bytesRead: number }> {
   const name = path.basename(file);
   const input = createReadStream(file);
-  const parser = parse({ bom: true, delimiter: options.delimiter, relax_column_count: options.relaxColumnCount, skip_empty_lines: true, info: true });
+  // The line of each record through on_record: csv-parse's `info` option builds an object per record and makes
+  // the parsing about twice as slow on INSEE's wide rows.
+  const withLines: Options<RowAt, string[]> = {
+    bom: true,
+    delimiter: options.delimiter,
+    relax_column_count: options.relaxColumnCount,
+    skip_empty_lines: true,
+    on_record: (record, context) => ({ row: record, line: context.lines }),
+  };
+  // csv-parse's types give a transformed record to the `columns` overloads only.
+  const parser = parse(withLines as unknown as Options);
   input.on('error', (error) => parser.destroy(error));
   input.pipe(parser);
   let last = 0;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      last = info.lines;
-      yield { row: record, line: last, bytesRead: input.bytesRead };
+    for await (const { row, line } of parser as AsyncIterable<RowAt>) {
+      last = line;
+      yield { row, line, bytesRead: input.bytesRead };
     }
   } catch (error) {
     // A quote left open is only noticed at the end of the file: it opened in the record after the last one read.
