@@ -37,6 +37,9 @@ for (const backend of backends) {
     });
 
     const list = (as: string, query: Record<string, string | number | boolean>) => callApi(t, { as, method: 'GET', route: ROUTE, query });
+    /** A role assignment request for rh.clinique, as the back office. */
+    const requestRole = (organizationCode: string) =>
+      callApi(t, { as: BACK_OFFICE, method: 'POST', route: '/api/v2/invitations', payload: { inviteeEmail: 'rh.clinique@portail.test', roleCode: 'COMPTABLE', invitationType: 'ROLE_ASSIGNMENT', organizationCode } });
 
     it('leaves non-member SIRENs and their SIRETs out of the lists for new access, and keeps them in the others', async () => {
       const forNew = await list(BACK_OFFICE, { type: 'SIREN', pageSize: 100, forNewAccess: true });
@@ -112,12 +115,7 @@ for (const backend of backends) {
 
     it('refuses a request (invitation) on a closed SIRET or a non-member SIREN with a 400 naming the field, and records none', async () => {
       const before = await t.database.handle.db.selectFrom('invitations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const onClosed = await callApi(t, {
-        as: BACK_OFFICE,
-        method: 'POST',
-        route: '/api/v2/invitations',
-        payload: { inviteeEmail: 'rh.clinique@portail.test', roleCode: 'COMPTABLE', invitationType: 'ROLE_ASSIGNMENT', organizationCode: closedSiret.code },
-      });
+      const onClosed = await requestRole(closedSiret.code);
       expect(onClosed.status).toBe(400);
       expect(onClosed.body.fieldErrors).toEqual([{ field: 'body.organizationCode', message: `L'établissement ${closedSiret.code} est fermé : il ne peut pas recevoir de nouveau rôle.` }]);
       const onFormer = await callApi(t, {
@@ -135,23 +133,18 @@ for (const backend of backends) {
 
     it('refuses to approve a pending request whose SIRET closed since, with a 409, and keeps it pending', async () => {
       const db = t.database.handle.db;
-      const sirenOfPending = orgs.ehpadSirets[0]!;
-      const made = await callApi(t, {
-        as: BACK_OFFICE,
-        method: 'POST',
-        route: '/api/v2/invitations',
-        payload: { inviteeEmail: 'rh.clinique@portail.test', roleCode: 'COMPTABLE', invitationType: 'ROLE_ASSIGNMENT', organizationCode: sirenOfPending.code },
-      });
+      const siretOfPending = orgs.ehpadSirets[0]!;
+      const made = await requestRole(siretOfPending.code);
       expect(made.status).toBe(201);
-      await db.updateTable('organizations').set({ closed: true }).where('id', '=', sirenOfPending.id).execute();
+      await db.updateTable('organizations').set({ closed: true }).where('id', '=', siretOfPending.id).execute();
       try {
         const approved = await callApi(t, { as: BACK_OFFICE, method: 'POST', route: '/api/v2/invitations/{id}/approve', params: { id: made.body.id } });
         expect(approved.status).toBe(409);
-        expect(approved.body.message).toBe(`L'établissement ${sirenOfPending.code} est fermé : il ne peut pas recevoir de nouveau rôle.`);
+        expect(approved.body.message).toBe(`L'établissement ${siretOfPending.code} est fermé : il ne peut pas recevoir de nouveau rôle.`);
         const row = await db.selectFrom('invitations').select('status').where('id', '=', made.body.id).executeTakeFirstOrThrow();
         expect(row.status).toBe('PENDING');
       } finally {
-        await db.updateTable('organizations').set({ closed: false }).where('id', '=', sirenOfPending.id).execute();
+        await db.updateTable('organizations').set({ closed: false }).where('id', '=', siretOfPending.id).execute();
       }
     });
 
