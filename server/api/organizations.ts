@@ -10,6 +10,7 @@ interface ListQuery extends PageRequest {
   search?: string;
   parentId?: string;
   type?: OrganizationType;
+  forNewAccess?: boolean;
 }
 
 export function organizationsHandlers({ organizations }: Services) {
@@ -18,7 +19,7 @@ export function organizationsHandlers({ organizations }: Services) {
     async listOrganizations(request: FastifyRequest<{ Querystring: ListQuery }>) {
       const query = request.query;
       const page = { page: query.page, pageSize: query.limit ?? query.pageSize };
-      const { items, total } = await organizations.list(actorOf(request), { search: query.search, parentId: query.parentId, type: query.type }, page);
+      const { items, total } = await organizations.list(actorOf(request), { search: query.search, parentId: query.parentId, type: query.type, forNewAccess: query.forNewAccess }, page);
       return pageAnswer(items, total, page);
     },
 

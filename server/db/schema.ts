@@ -23,6 +23,12 @@ export interface OrganizationsTable {
   type: OrganizationType;
   parent_id: string | null;
   parent_code: string | null;
+  /** In the members' file (a SIRET: its SIREN's value); non-members stay, hidden where new access is chosen. */
+  member: Generated<boolean>;
+  /** A SIRET closed in Sirene (etatAdministratifEtablissement = F): kept, refused for new roles. */
+  closed: Generated<boolean>;
+  /** When the Sirene import last changed the row; null: never. */
+  updated_at: Timestamp | null;
 }
 
 export interface PermissionsTable {

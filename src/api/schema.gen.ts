@@ -56,7 +56,9 @@ export interface paths {
         put?: never;
         /**
          * Create a user from the creation wizard
-         * @description Needs USER_CREATE. Organization users may only use SIRETs of their own organizations (another SIRET
+         * @description A role not already held in a closed SIRET or in a non-member organization (see Organization `closed`
+         *     and `member`) is refused with 400 naming the field; roles already held there stay.
+         *     Needs USER_CREATE. Organization users may only use SIRETs of their own organizations (another SIRET
          *     is refused as an unknown one). The personal fields follow spec §5 (400 with the French messages in
          *     fieldErrors, e.g. body.prenom). At least one SIRET ('At least one organization (SIRET) must be
          *     selected to create a user') and 1 to 5 distinct roles ('Veuillez sélectionner au moins un rôle.',
@@ -85,7 +87,9 @@ export interface paths {
         put?: never;
         /**
          * Create a user with organizations and roles in one call
-         * @description Needs USER_CREATE. Organization users may only use codes of their own organizations (another code is
+         * @description A role not already held in a closed SIRET or in a non-member organization (see Organization `closed`
+         *     and `member`) is refused with 400 naming the field; roles already held there stay.
+         *     Needs USER_CREATE. Organization users may only use codes of their own organizations (another code is
          *     refused as an unknown one), and cannot assign INTERNAL roles (403). Same rules and effects as
          *     createUser: each EXTERNAL role of `roleIds` is assigned on each SIRET of `organizationCodes`, each
          *     INTERNAL role on each SIREN of it (inheritsToChildren true; the SIREN of the first SIRET when none is
@@ -185,7 +189,9 @@ export interface paths {
         get?: never;
         /**
          * Update a user's details, status and role assignments
-         * @description Same rights as updateUser; non-back-office callers cannot assign INTERNAL roles (403) nor
+         * @description A role not already held in a closed SIRET or in a non-member organization (see Organization `closed`
+         *     and `member`) is refused with 400 naming the field; roles already held there stay.
+         *     Same rights as updateUser; non-back-office callers cannot assign INTERNAL roles (403) nor
          *     organizations outside their own (400, as unknown ones). `roleAssignments` replaces all of the user's
          *     assignments (for an organization user: those in their scope; the others are kept); the user ends with
          *     1 to 5 distinct roles ('Veuillez sélectionner au moins un rôle.', 'Vous avez atteint la limite de 5
@@ -218,7 +224,9 @@ export interface paths {
         get?: never;
         /**
          * Update a user's details, organizations and roles in one call
-         * @description Same rights as updateUser. The roles of `roleIds` are placed as createUserComplete does (EXTERNAL ones
+         * @description A role not already held in a closed SIRET or in a non-member organization (see Organization `closed`
+         *     and `member`) is refused with 400 naming the field; roles already held there stay.
+         *     Same rights as updateUser. The roles of `roleIds` are placed as createUserComplete does (EXTERNAL ones
          *     on each SIRET, INTERNAL ones on each SIREN, the SIREN of the first SIRET when none is given), replacing
          *     the previous assignments (for an organization user: those in their scope). At least one SIRET, one per
          *     SIREN given ('Veuillez sélectionner au moins un SIRET pour chaque SIREN'), 1 to 5 distinct roles.
@@ -247,7 +255,9 @@ export interface paths {
         put?: never;
         /**
          * Assign roles to a user in one organization
-         * @description Same rights as updateUser; organizations outside the caller's scope are refused as unknown ones.
+         * @description A role not already held in a closed SIRET or in a non-member organization (see Organization `closed`
+         *     and `member`) is refused with 400 naming the field; roles already held there stay.
+         *     Same rights as updateUser; organizations outside the caller's scope are refused as unknown ones.
          *     Non-back-office callers cannot assign INTERNAL roles (403). Adds the roles to the user's assignments
          *     in that organization (a role held there already keeps its inheritsToChildren unless the body gives
          *     it); the user ends with at most 5 distinct roles. An unknown organization or role answers 400 with
@@ -273,7 +283,9 @@ export interface paths {
         get?: never;
         /**
          * Replace all role assignments of a user
-         * @description Same rights as assignUserRoles. `assignments` replaces every assignment of the user (for an
+         * @description A role not already held in a closed SIRET or in a non-member organization (see Organization `closed`
+         *     and `member`) is refused with 400 naming the field; roles already held there stay.
+         *     Same rights as assignUserRoles. `assignments` replaces every assignment of the user (for an
          *     organization user: those in their scope; the others are kept); each entry names its organization by
          *     `organizationId` or by `organizationCode` (exactly one of them). The user ends with 1 to 5 distinct
          *     roles. An unknown organization or role answers 400 with fieldErrors. inheritsToChildren newly given
@@ -356,7 +368,8 @@ export interface paths {
         put?: never;
         /**
          * Request administrator rights or a role assignment
-         * @description Needs USER_CREATE. Back-office users: any organization, any role but ADMIN_OPCO (403). Organization
+         * @description A closed SIRET or a non-member organization (Organization `closed`, `member`) is refused with 400 naming the field.
+         *     Needs USER_CREATE. Back-office users: any organization, any role but ADMIN_OPCO (403). Organization
          *     users: only organizations in their scope (404 otherwise) and only ADMIN_ADHERENT (asking for an
          *     administrator) or an EXTERNAL role (403 otherwise).
          *     The organization is the query `organizationId`, else the body `organizationCode`; one of them
@@ -415,7 +428,8 @@ export interface paths {
         put?: never;
         /**
          * Approve a pending invitation
-         * @description Back-office users holding USER_CREATE (403 otherwise). Only a PENDING invitation can be decided
+         * @description An invitation whose organization has closed or left the members since is refused with 409 (it stays pending).
+         *     Back-office users holding USER_CREATE (403 otherwise). Only a PENDING invitation can be decided
          *     (409 'Cette demande a déjà été traitée.' otherwise, also for the loser of two simultaneous decisions).
          *     Approval assigns the role in the organization (inherited by its SIRETs when it is a SIREN). A NEW_ADMIN
          *     whose email has no account first creates it (user from metadata.userProfile, identity-provider account,
@@ -473,6 +487,9 @@ export interface paths {
          *     SIREN held with inheritsToChildren) and the parent SIREN of each SIRET they hold.
          *     `limit` is an alias of `pageSize` and wins when given. `search` matches a substring of the code or
          *     of the name, case-insensitive. `parentId` keeps the SIRETs of that SIREN; `type` keeps SIRENs or SIRETs.
+         *     `forNewAccess=true` keeps the organizations where new access may be chosen (the creation wizard, the
+         *     edit page): members only (non-member SIRENs and their SIRETs are left out); closed SIRETs stay, with
+         *     `closed: true`, for the lists to show them as 'Fermé' and not offer them.
          *     Sorted by code. `total` and `totalCount` are exact.
          */
         get: operations["listOrganizations"];
@@ -828,6 +845,13 @@ export interface components {
             parentCode: string | null;
             /** Format: uuid */
             parentId: string | null;
+            /** @description Whether the SIREN is one of the OPCO's members (a SIRET: its SIREN's value), as the Sirene import
+             *     (`npm run orgs:import`) last set it. A non-member keeps its users and roles, and is left out of the
+             *     lists where new access is chosen (`forNewAccess`); new roles there are refused.
+             *      */
+            member: boolean;
+            /** @description A SIRET closed in the Sirene register ('Fermé'). Existing roles stay; new roles there are refused. Always false for a SIREN. */
+            closed: boolean;
         };
         OrganizationList: {
             items: components["schemas"]["Organization"][];
@@ -1821,6 +1845,8 @@ export interface operations {
                 search?: components["parameters"]["Search"];
                 parentId?: string;
                 type?: components["schemas"]["OrganizationType"];
+                /** @description true keeps the members' organizations only (where new access may be chosen) */
+                forNewAccess?: boolean;
             };
             header?: never;
             path?: never;

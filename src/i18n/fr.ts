@@ -208,6 +208,9 @@ export const fr = {
       noResult: 'Aucun SIRET trouvé',
       loading: 'Chargement des SIRET...',
       missing: 'Aucun SIRET sélectionné pour ce SIREN.',
+      /** A SIRET closed in the Sirene register (issue 17): shown, not offered for new roles. */
+      closed: 'Fermé',
+      closedHint: 'Établissement fermé : il ne peut pas recevoir de nouveau rôle.',
     },
     roles: {
       title: 'Sélectionnez les rôles (1 à 5 max)',

@@ -33,7 +33,7 @@ test.describe('PostgreSQL stopped and started again under a signed-in person', (
     const port = await freePort();
     origin = `https://localhost:${port}`;
     // As the e2e server (development mode: the local sign-in, the demo data, a self-signed certificate), on PostgreSQL.
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    server = spawn(process.execPath, ['server/main.ts'], {
       env: {
         ...process.env,
         NODE_ENV: 'development',

@@ -80,7 +80,7 @@ function fakeServer(users: UserListItem[]) {
     })
     .on('get', '/api/v2/organizations/code/{code}', ({ params }) => {
       const org = state.organizations[params.code];
-      if (org) return { status: 200, body: { ...org, type: 'SIREN', parentCode: null, parentId: null } };
+      if (org) return { status: 200, body: { ...org, type: 'SIREN', parentCode: null, parentId: null, member: true, closed: false } };
       return { status: 404, body: { error: 'NotFound', message: 'Organisation introuvable.', requestId: 'test' } };
     })
     .on('post', '/api/v2/invitations', async ({ query, body }) => {

@@ -17,7 +17,7 @@ import { Toaster, useToast } from '../../src/ui/toaster';
 import { a1, a2, allRoles, b1, sirenA, sirenB } from '../machines/creation-wizard.model';
 import { fakeApi, type AnswerOf } from './support/fake-api';
 
-const siren = (s: { id: string; code: string; name: string }): Organization => ({ ...s, type: 'SIREN', parentCode: null, parentId: null });
+const siren = (s: { id: string; code: string; name: string }): Organization => ({ ...s, type: 'SIREN', parentCode: null, parentId: null, member: true, closed: false });
 const siret = (s: { id: string; code: string; name: string; sirenId: string }): Organization => ({
   id: s.id,
   code: s.code,
@@ -25,6 +25,8 @@ const siret = (s: { id: string; code: string; name: string; sirenId: string }): 
   type: 'SIRET',
   parentCode: s.code.slice(0, 9),
   parentId: s.sirenId,
+  member: true,
+  closed: false,
 });
 export const organizations: Organization[] = [siren(sirenA), siren(sirenB), siret(a1), siret(a2), siret(b1)];
 

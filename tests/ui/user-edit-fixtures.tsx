@@ -18,6 +18,8 @@ const org = (id: string, code: string, name: string, parentId: string | null = n
   type: parentId ? 'SIRET' : 'SIREN',
   parentCode: parentId ? code.slice(0, 9) : null,
   parentId,
+  member: true,
+  closed: false,
 });
 export const clinique = org('00000000-0000-4000-8000-00000000a000', '787441799', 'Clinique des Tilleuls');
 export const lyon = org('00000000-0000-4000-8000-00000000a001', '78744179900014', 'Clinique des Tilleuls - Lyon', clinique.id);

@@ -81,7 +81,7 @@ describe('the user profile (spec §2 /utilisateurs/{id})', () => {
       fakeApi()
         .on('get', '/api/v2/users/{id}', ({ params }) => (params.id === USER_ID ? { status: 200, body: detail } : { status: 404, body: { error: 'NotFound', message: 'x', requestId: 'r' } }))
         .on('get', '/api/v2/organizations/code/{code}', ({ params }) => {
-          if (params.code === '469860456') return { status: 200, body: { id: O3, code: '469860456', name: 'EHPAD Les Glycines', type: 'SIREN', parentCode: null, parentId: null } };
+          if (params.code === '469860456') return { status: 200, body: { id: O3, code: '469860456', name: 'EHPAD Les Glycines', type: 'SIREN', parentCode: null, parentId: null, member: true, closed: false } };
           return { status: 404, body: { error: 'NotFound', message: 'x', requestId: 'r' } };
         }),
     );

@@ -14,8 +14,8 @@ afterEach(cleanup);
 // 120 SIRENs: a dropdown asks for 100 (spec §9), so the last ones are found by search or fetched by id.
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const code = (n: number) => String(100_000_000 + n);
-const sirens: Organization[] = Array.from({ length: 120 }, (_, i) => ({ id: id(i + 1), code: code(i + 1), name: `Employeur ${i + 1}`, type: 'SIREN', parentCode: null, parentId: null }));
-const siret = (parent: number, n: number) => ({ id: id(10_000 + parent * 100 + n), code: `${code(parent)}0000${n}`, name: `Employeur ${parent} - site ${n}`, type: 'SIRET', parentCode: code(parent), parentId: id(parent) }) as Organization & { parentId: string };
+const sirens: Organization[] = Array.from({ length: 120 }, (_, i) => ({ id: id(i + 1), code: code(i + 1), name: `Employeur ${i + 1}`, type: 'SIREN', parentCode: null, parentId: null, member: true, closed: false }));
+const siret = (parent: number, n: number) => ({ id: id(10_000 + parent * 100 + n), code: `${code(parent)}0000${n}`, name: `Employeur ${parent} - site ${n}`, type: 'SIRET', parentCode: code(parent), parentId: id(parent), member: true, closed: false }) as Organization & { parentId: string };
 const sirets = [siret(1, 1), siret(1, 2), siret(2, 1)];
 
 function fakeServer() {

@@ -86,14 +86,17 @@ export interface OrganizationRef {
   code: string;
   name: string;
   type: OrganizationType;
+  /** Marks of the Sirene import: a non-member or a closed SIRET takes no new request. */
+  member: boolean;
+  closed: boolean;
 }
 
 export async function findOrganizationById(db: Kysely<Database>, id: string): Promise<OrganizationRef | null> {
-  return (await db.selectFrom('organizations').select(['id', 'code', 'name', 'type']).where('id', '=', id).executeTakeFirst()) ?? null;
+  return (await db.selectFrom('organizations').select(['id', 'code', 'name', 'type', 'member', 'closed']).where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
 export async function findOrganizationByCode(db: Kysely<Database>, code: string): Promise<OrganizationRef | null> {
-  return (await db.selectFrom('organizations').select(['id', 'code', 'name', 'type']).where('code', '=', code).executeTakeFirst()) ?? null;
+  return (await db.selectFrom('organizations').select(['id', 'code', 'name', 'type', 'member', 'closed']).where('code', '=', code).executeTakeFirst()) ?? null;
 }
 
 export interface RoleRef {
@@ -189,8 +192,9 @@ export async function invitationExists(trx: Transaction<Database>, id: number): 
 
 /** The invitation's organization (by id) and role (by id, else by its code), in one statement; missing ones null. */
 export async function organizationAndRoleOf(trx: Transaction<Database>, row: InvitationRow): Promise<{ organization: OrganizationRef | null; role: Omit<RoleRef, 'type'> | null }> {
-  const { rows } = await sql<{ o_id: string | null; o_code: string; o_name: string; o_type: 'SIREN' | 'SIRET'; r_id: number | null; r_code: string; r_name: string }>`
-    select o.id as o_id, o.code as o_code, o.name as o_name, o.type as o_type, r.id as r_id, r.code as r_code, r.name as r_name
+  const { rows } = await sql<{ o_id: string | null; o_code: string; o_name: string; o_type: 'SIREN' | 'SIRET'; o_member: boolean; o_closed: boolean; r_id: number | null; r_code: string; r_name: string }>`
+    select o.id as o_id, o.code as o_code, o.name as o_name, o.type as o_type, o.member as o_member, o.closed as o_closed,
+           r.id as r_id, r.code as r_code, r.name as r_name
     from (select 1) as one
     left join organizations as o on o.id = ${row.organization_id}
     left join lateral (
@@ -198,7 +202,7 @@ export async function organizationAndRoleOf(trx: Transaction<Database>, row: Inv
     ) as r on true`.execute(trx);
   const found = rows[0]!;
   return {
-    organization: found.o_id === null ? null : { id: found.o_id, code: found.o_code, name: found.o_name, type: found.o_type },
+    organization: found.o_id === null ? null : { id: found.o_id, code: found.o_code, name: found.o_name, type: found.o_type, member: found.o_member, closed: found.o_closed },
     role: found.r_id === null ? null : { id: found.r_id, code: found.r_code, name: found.r_name },
   };
 }

@@ -3,7 +3,8 @@
 // failure leaves no trace. A decision updates only a pending request: of two deciders, exactly one wins.
 import type { Transaction } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
-import { conflict, notFound, unavailable } from '../../core/errors.ts';
+import { conflict, invalid, notFound, unavailable } from '../../core/errors.ts';
+import { newAccessRefusal } from '../organizations/organizations.policy.ts';
 import type { Database, InvitationRow } from '../../db/schema.ts';
 import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { IdentityDirectoryError, IdentityTakenError } from '../../identity/directory.ts';
@@ -142,7 +143,10 @@ export function invitationsService(deps: ServiceDeps) {
       const role = await findRoleByCode(db, body.roleCode);
       if (!role) throw unknownRole(body.roleCode);
       requireCanRequestRole(actor, role);
-      checkRoleAndOrganization(body.invitationType, role, organization, organizationId ? 'query.organizationId' : 'body.organizationCode');
+      const organizationField = organizationId ? 'query.organizationId' : 'body.organizationCode';
+      checkRoleAndOrganization(body.invitationType, role, organization, organizationField);
+      const refusal = newAccessRefusal(organization);
+      if (refusal) throw invalid([{ field: organizationField, message: refusal }]);
 
       const invitee = invitationCreationSeesAccounts(actor) ? await findUserByEmail(db, inviteeEmail) : null;
       requireInviteeNotBackOffice(invitee?.userType, inviteeEmail);
@@ -188,6 +192,9 @@ export function invitationsService(deps: ServiceDeps) {
             const { organization, role } = await organizationAndRoleOf(trx, row);
             if (!organization) throw conflict(REFUSALS.organizationGone);
             if (!role) throw conflict(REFUSALS.roleGone);
+            // Closed or no longer a member since the request was made: no new role there (the request stays pending).
+            const refusal = newAccessRefusal(organization);
+            if (refusal) throw conflict(refusal);
 
             const email = row.invitee_email;
             // Locked: the account cannot be deleted or changed under this approval.

@@ -1,4 +1,4 @@
-import type { OrganizationVisibility } from './organizations.repository.ts';
+import type { OrganizationDto, OrganizationVisibility } from './organizations.repository.ts';
 import { notFound } from '../../core/errors.ts';
 import type { Actor } from '../../core/actor.ts';
 import { requirePermission } from '../../core/policy.ts';
@@ -39,4 +39,14 @@ export function requireCanListOrganizations(actor: Actor): void {
 export function requireVisibleOrganization<T>(found: T | null | undefined): T {
   if (found === null || found === undefined) throw notFound(ORGANIZATION_NOT_FOUND);
   return found;
+}
+
+/**
+ * Why no new role may be given in this organization, or null (issue 17): a SIRET closed in Sirene, or a SIREN
+ * (and its SIRETs) that left the OPCO's members. Roles already held there stay.
+ */
+export function newAccessRefusal(organization: Pick<OrganizationDto, 'code' | 'type' | 'member' | 'closed'>): string | null {
+  if (organization.closed) return `L'établissement ${organization.code} est fermé : il ne peut pas recevoir de nouveau rôle.`;
+  if (!organization.member) return `L'organisation ${organization.code} n'est plus adhérente : elle ne peut pas recevoir de nouveau rôle.`;
+  return null;
 }

@@ -13,6 +13,10 @@ export interface OrganizationDto {
   type: OrganizationType;
   parentCode: string | null;
   parentId: string | null;
+  /** In the OPCO's members (Sirene import); a non-member keeps its users and roles but takes no new access. */
+  member: boolean;
+  /** A SIRET closed in Sirene: shown as 'Fermé', takes no new role. */
+  closed: boolean;
 }
 
 export interface OrganizationFilter {
@@ -22,11 +26,14 @@ export interface OrganizationFilter {
   /** Keeps the SIRETs of this SIREN. */
   parentId?: string | undefined;
   type?: OrganizationType | undefined;
+  /** Keeps the organizations where new access may be chosen: members only (closed SIRETs stay, marked). */
+  forNewAccess?: boolean | undefined;
 }
 
 type Eb = ExpressionBuilder<Database, 'organizations'>;
 
-const COLUMNS = ['id', 'code', 'name', 'type', 'parent_code', 'parent_id'] as const;
+/** The columns of an OrganizationDto. */
+export const ORGANIZATION_COLUMNS = ['id', 'code', 'name', 'type', 'parent_code', 'parent_id', 'member', 'closed'] as const;
 
 /** LIKE pattern matching `text` anywhere, its wildcards taken literally (backslash is LIKE's default escape). */
 export function containsPattern(text: string): string {
@@ -55,12 +62,22 @@ function matching(eb: Eb, filter: OrganizationFilter) {
   }
   if (filter.parentId) conditions.push(eb('organizations.parent_id', '=', filter.parentId));
   if (filter.type) conditions.push(eb('organizations.type', '=', filter.type));
+  if (filter.forNewAccess) conditions.push(eb('organizations.member', '=', true));
   return eb.and(conditions);
 }
 
 /** OpenAPI Organization, from a row of organizations. */
-export function toOrganizationDto(row: { id: string; code: string; name: string; type: OrganizationType; parent_code: string | null; parent_id: string | null }): OrganizationDto {
-  return { id: row.id, code: row.code, name: row.name, type: row.type, parentCode: row.parent_code, parentId: row.parent_id };
+export function toOrganizationDto(row: {
+  id: string;
+  code: string;
+  name: string;
+  type: OrganizationType;
+  parent_code: string | null;
+  parent_id: string | null;
+  member: boolean;
+  closed: boolean;
+}): OrganizationDto {
+  return { id: row.id, code: row.code, name: row.name, type: row.type, parentCode: row.parent_code, parentId: row.parent_id, member: row.member, closed: row.closed };
 }
 
 /** The organizations a filter keeps, before selecting anything (tests EXPLAIN it). */
@@ -75,7 +92,7 @@ export async function listOrganizations(db: Kysely<Database>, filter: Organizati
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow(),
     organizationsMatching(db, filter)
-      .select(COLUMNS)
+      .select(ORGANIZATION_COLUMNS)
       .orderBy('organizations.code')
       .orderBy('organizations.id')
       .limit(page.pageSize)
@@ -89,7 +106,7 @@ export async function listOrganizations(db: Kysely<Database>, filter: Organizati
 async function findVisible(db: Kysely<Database>, column: 'id' | 'code', value: string, visibility: OrganizationVisibility): Promise<OrganizationDto | null> {
   const row = await db
     .selectFrom('organizations')
-    .select(COLUMNS)
+    .select(ORGANIZATION_COLUMNS)
     .where(`organizations.${column}`, '=', value)
     .where((eb) => visible(eb, visibility))
     .executeTakeFirst();
@@ -103,14 +120,14 @@ export const findOrganizationByCode = (db: Kysely<Database>, code: string, visib
 /** The organizations of these codes (those that exist), in one statement. */
 export async function findOrganizationsByCodes(db: Kysely<Database>, codes: readonly string[]): Promise<OrganizationDto[]> {
   if (codes.length === 0) return [];
-  const rows = await db.selectFrom('organizations').select(COLUMNS).where('organizations.code', 'in', [...new Set(codes)]).execute();
+  const rows = await db.selectFrom('organizations').select(ORGANIZATION_COLUMNS).where('organizations.code', 'in', [...new Set(codes)]).execute();
   return rows.map(toOrganizationDto);
 }
 
 /** The organizations of these ids (those that exist), in one statement. */
 export async function findOrganizationsByIds(db: Kysely<Database>, ids: readonly string[]): Promise<OrganizationDto[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('organizations').select(COLUMNS).where('organizations.id', 'in', [...new Set(ids)]).execute();
+  const rows = await db.selectFrom('organizations').select(ORGANIZATION_COLUMNS).where('organizations.id', 'in', [...new Set(ids)]).execute();
   return rows.map(toOrganizationDto);
 }
 

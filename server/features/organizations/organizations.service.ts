@@ -10,6 +10,7 @@ export interface OrganizationsQuery {
   search?: string | undefined;
   parentId?: string | undefined;
   type?: OrganizationType | undefined;
+  forNewAccess?: boolean | undefined;
 }
 
 export function organizationsService({ db }: { db: Kysely<Database> }) {

@@ -7,7 +7,9 @@ import { childrenOf, findOrganizationsByCodes, findOrganizationsByIds, type Orga
 import { loadRoles } from '../roles/roles.repository.ts';
 import { canAssignInOrganization, requireCanAssignRoles, requireCanGrantInheritance } from './users.policy.ts';
 import { internalRolesOnSirenOnly, matchOrganizationCodes, matchOrganizationIds, matchRoles, placeRolesByType, throwIfErrors, type RoleAssignmentInput, type RolesChange } from './users.input.ts';
-import { addedIn, type PlannedAssignment } from './users.model.ts';
+import { addedIn, assignmentKey, type PlannedAssignment } from './users.model.ts';
+import { newAccessRefusal } from '../organizations/organizations.policy.ts';
+import { invalid, type FieldError } from '../../core/errors.ts';
 
 type Trx = Transaction<Database>;
 
@@ -20,19 +22,42 @@ export async function plannedAssignments(trx: Trx, actor: Actor, change: RolesCh
     const roles = matchRoles(await loadRoles(trx), change.roles, (i) => `${change.rolesField}.${i}`);
     throwIfErrors(organizations, roles);
     requireCanAssignRoles(actor, roles.found);
-    return placeRolesByType(organizations.found, roles.found, change.codesField, change.mode);
+    const planned = placeRolesByType(organizations.found, roles.found, change.codesField, change.mode);
+    refuseNewAccessWhereClosed(planned, current, organizations.found, (o) => `${change.codesField}.${change.codes.indexOf(o.code)}`);
+    return planned;
   }
-  if (change.kind === 'explicit') return explicitAssignments(trx, actor, change.entries, change.field);
+  if (change.kind === 'explicit') return explicitAssignments(trx, actor, change.entries, change.field, current);
   const organization = matchOrganizationIds(await findOrganizationsByIds(trx, [change.organizationId]), [change.organizationId], () => 'body.organizationId', usableBy(actor));
   const roles = matchRoles(await loadRoles(trx), change.roleIds, (i) => `body.roleIds.${i}`);
   throwIfErrors(organization, roles);
   requireCanAssignRoles(actor, roles.found);
   const target = organization.found[0]!;
   internalRolesOnSirenOnly(change.roleIds.map((id, i) => ({ organization: target, role: roles.found.find((r) => r.id === id), field: `body.roleIds.${i}` })));
-  return addedIn(target, roles.found, change.inheritsToChildren, current);
+  const planned = addedIn(target, roles.found, change.inheritsToChildren, current);
+  refuseNewAccessWhereClosed(planned, current, [target], () => 'body.organizationId');
+  return planned;
 }
 
-async function explicitAssignments(trx: Trx, actor: Actor, entries: readonly RoleAssignmentInput[], field: string): Promise<PlannedAssignment[]> {
+/**
+ * 400 naming each organization where the plan gives a role not already held, while the organization takes no
+ * new access (a closed SIRET, a non-member; organizations.policy.ts). Roles already held there may stay.
+ */
+function refuseNewAccessWhereClosed(
+  planned: readonly PlannedAssignment[],
+  current: readonly PlannedAssignment[],
+  organizations: readonly OrganizationDto[],
+  fieldOf: (organization: OrganizationDto) => string,
+): void {
+  const held = new Set(current.map(assignmentKey));
+  const errors: FieldError[] = [];
+  for (const organization of organizations) {
+    const refusal = newAccessRefusal(organization);
+    if (refusal && planned.some((a) => a.organizationId === organization.id && !held.has(assignmentKey(a)))) errors.push({ field: fieldOf(organization), message: refusal });
+  }
+  if (errors.length) throw invalid(errors);
+}
+
+async function explicitAssignments(trx: Trx, actor: Actor, entries: readonly RoleAssignmentInput[], field: string, current: readonly PlannedAssignment[]): Promise<PlannedAssignment[]> {
   const withId = entries.flatMap((e, index) => (e.organizationId ? [{ e, index, id: e.organizationId }] : []));
   const withCode = entries.flatMap((e, index) => (e.organizationCode ? [{ e, index, code: e.organizationCode }] : []));
   const ids = withId.map((x) => x.id);
@@ -48,10 +73,16 @@ async function explicitAssignments(trx: Trx, actor: Actor, entries: readonly Rol
   internalRolesOnSirenOnly(
     entries.flatMap((e, index) => e.roleIds.map((roleId, j) => ({ organization: organizationOf(e)!, role: roles.found.find((r) => r.id === roleId), field: `${field}.${index}.roleIds.${j}` }))),
   );
-  return entries.flatMap((e) => {
+  const planned = entries.flatMap((e) => {
     const organization = organizationOf(e)!;
     return e.roleIds.map((roleId) => ({ organizationId: organization.id, roleId, inheritsToChildren: (e.inheritsToChildren ?? false) && organization.type === 'SIREN' }));
   });
+  const fieldOf = (organization: OrganizationDto) => {
+    const index = entries.findIndex((e) => organizationOf(e)?.id === organization.id);
+    return `${field}.${index}.${entries[index]!.organizationId ? 'organizationId' : 'organizationCode'}`;
+  };
+  refuseNewAccessWhereClosed(planned, current, [...byId.found.filter((o): o is OrganizationDto => o !== undefined), ...byCode.found], fieldOf);
+  return planned;
 }
 
 /** 403 unless the actor may give inheritsToChildren on each of these SIRENs (policy); one statement, none for the back office. */

@@ -2,7 +2,7 @@
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type ExpressionWrapper, type InferResult, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { pageOffset } from '../../core/pages.ts';
 import { canonicalRoleCode, type UserScope } from './users.model.ts';
-import { toOrganizationDto, type OrganizationDto } from '../organizations/organizations.repository.ts';
+import { ORGANIZATION_COLUMNS, toOrganizationDto, type OrganizationDto } from '../organizations/organizations.repository.ts';
 import { rolePermissions } from '../roles/roles.repository.ts';
 import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { sqlCompiler } from '../../db/compiler.ts';
@@ -110,7 +110,7 @@ export async function loadOrganizationsForEdit(
   if (input.ids.length === 0 && input.withChildrenOf.length === 0) return [];
   const rows = await db
     .selectFrom('organizations')
-    .select(['id', 'code', 'name', 'type', 'parent_id', 'parent_code'])
+    .select(ORGANIZATION_COLUMNS)
     .where((eb) => {
       const conditions: Expression<SqlBool>[] = [];
       if (input.ids.length) conditions.push(eb('id', 'in', [...input.ids]));

@@ -51,7 +51,7 @@ export function personalFields(user: UserRow) {
   };
 }
 
-const assignmentKey = (a: { organizationId: string; roleId: number }) => `${a.organizationId}|${a.roleId}`;
+export const assignmentKey = (a: { organizationId: string; roleId: number }) => `${a.organizationId}|${a.roleId}`;
 
 export interface AssignmentDiff {
   removed: string[];

@@ -30,7 +30,7 @@ export function useEditOrganizations({ api, active, canSearchSirens, user, form,
   const [sirenSearch, setSirenSearch] = useState('');
   const [siretSearches, setSiretSearches] = useState<Record<string, string>>({});
   const sirens = useQuery({
-    ...organizationsQueryOptions(api, { type: 'SIREN', search: sirenSearch.trim() || undefined, pageSize: DROPDOWN_PAGE_SIZE }),
+    ...organizationsQueryOptions(api, { type: 'SIREN', search: sirenSearch.trim() || undefined, pageSize: DROPDOWN_PAGE_SIZE, forNewAccess: true }),
     enabled: active && canSearchSirens,
     placeholderData: keepPreviousData,
   });
@@ -51,7 +51,8 @@ export function useEditOrganizations({ api, active, canSearchSirens, user, form,
     if (!user) return;
     expandIds.forEach((sirenId, i) => {
       const all = expansions[i];
-      if (all) send({ type: 'sirets.loaded', sirenId, sirets: all.map((o) => ({ id: o.id, code: o.code, name: o.name, sirenId })) });
+      // A closed SIRET takes no new role: 'select all' leaves it out.
+      if (all) send({ type: 'sirets.loaded', sirenId, sirets: all.filter((o) => !o.closed).map((o) => ({ id: o.id, code: o.code, name: o.name, sirenId })) });
     });
   }, [user, expandIds, expansions, send]);
 

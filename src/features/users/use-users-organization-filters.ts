@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ApiClient } from '../../api/client';
 import { DROPDOWN_PAGE_SIZE, organizationQueryOptions, organizationsQueryOptions, type Organization } from '../../api/organizations';
+import { fr } from '../../i18n/fr';
 import type { UsersFiltersProps } from '../../ui/users/users-filters';
 
 interface Options {
@@ -12,7 +13,10 @@ interface Options {
   onChange: (changes: { siren?: string; siret?: string }) => void;
 }
 
-const toOption = (o: Pick<Organization, 'id' | 'code' | 'name'>) => ({ value: o.id, label: `${o.name} (${o.code})` });
+const toOption = (o: Pick<Organization, 'id' | 'code' | 'name'> & { closed?: boolean }) => ({
+  value: o.id,
+  label: o.closed ? `${o.name} (${o.code}) – ${fr.userEdit.siret.closed}` : `${o.name} (${o.code})`,
+});
 
 /**
  * The chosen organization among those listed, else fetched by id. Whether to fetch it is decided on the list

@@ -32,13 +32,13 @@ export function useWizardOrganizations({ api, offeredSirens, single, draft, send
   const remote = offeredSirens === null;
 
   const sirenPage = useQuery({
-    ...organizationsQueryOptions(api, { type: 'SIREN', search, page, pageSize: WIZARD_SIREN_PAGE_SIZE }),
+    ...organizationsQueryOptions(api, { type: 'SIREN', search, page, pageSize: WIZARD_SIREN_PAGE_SIZE, forNewAccess: true }),
     enabled: remote,
     placeholderData: keepPreviousData,
   });
   const remoteTotal = sirenPage.data?.totalCount ?? null;
   const everyResult = useQuery({
-    ...organizationsQueryOptions(api, { type: 'SIREN', search, pageSize: SELECT_ALL_LIMIT }),
+    ...organizationsQueryOptions(api, { type: 'SIREN', search, pageSize: SELECT_ALL_LIMIT, forNewAccess: true }),
     enabled: remote && !single && remoteTotal !== null && remoteTotal <= SELECT_ALL_LIMIT,
   });
 
@@ -52,12 +52,13 @@ export function useWizardOrganizations({ api, offeredSirens, single, draft, send
       : { results: local, tooMany: null };
 
   const siretsOf = useQueries({ queries: draft.sirens.map((s) => allSiretsQueryOptions(api, s.id)) });
-  // Each chosen SIREN's SIRETs, once loaded, go to the machine: a locked SIREN takes them all.
+  // Each chosen SIREN's SIRETs, once loaded, go to the machine: a locked SIREN takes them all. A closed one is
+  // shown ('Fermé') but never handed to the machine: the wizard only gives new roles, which it cannot take.
   const loadedKey = draft.sirens.map((s, i) => `${s.id}:${siretsOf[i]?.dataUpdatedAt ?? 0}`).join(',');
   useEffect(() => {
     draft.sirens.forEach((siren, i) => {
       const all = siretsOf[i]?.data;
-      if (all) send({ type: 'sirets.loaded', sirenId: siren.id, sirets: all.map((o) => ({ id: o.id, code: o.code, name: o.name, sirenId: siren.id })) });
+      if (all) send({ type: 'sirets.loaded', sirenId: siren.id, sirets: all.filter((o) => !o.closed).map((o) => ({ id: o.id, code: o.code, name: o.name, sirenId: siren.id })) });
     });
     // loadedKey stands for the SIRENs and their data.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -66,7 +67,7 @@ export function useWizardOrganizations({ api, offeredSirens, single, draft, send
   const siretLists: Record<string, SiretList> = Object.fromEntries(
     draft.sirens.map((siren, i) => {
       const all = siretsOf[i]?.data ?? [];
-      return [siren.id, { items: matchingSirets(all, siretSearches[siren.id] ?? ''), total: all.length, loading: siretsOf[i]?.isPending ?? true }];
+      return [siren.id, { items: matchingSirets(all, siretSearches[siren.id] ?? ''), total: all.filter((o) => !o.closed).length, loading: siretsOf[i]?.isPending ?? true }];
     }),
   );
 

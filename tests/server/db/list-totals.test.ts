@@ -110,7 +110,7 @@ for (const backend of backends) {
       const clinique = await f.organization('Clinique des Tilleuls');
       const added = await f.user({ organizationId: clinique.id, roleCode: 'GESTIONNAIRE', email: `nouveau.${randomUUID().slice(0, 8)}@clinique-test.fr` });
       expect((await listUsersPage(db, search, totals)).total).toBe(first + 1);
-      const byOrganization = { ...base, organization: { id: clinique.id, code: clinique.code, name: clinique.name, type: 'SIREN' as const, parentCode: null, parentId: null } };
+      const byOrganization = { ...base, organization: { id: clinique.id, code: clinique.code, name: clinique.name, type: 'SIREN' as const, parentCode: null, parentId: null, member: true, closed: false } };
       const held = (await listUsersPage(db, byOrganization, totals)).total;
       await db.deleteFrom('role_assignments').where('user_id', '=', added.id).execute();
       expect((await listUsersPage(db, byOrganization, totals)).total).toBe(held - 1);

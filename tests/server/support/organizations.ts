@@ -7,7 +7,7 @@ export type Organization = components['schemas']['Organization'];
 /** Every organization sorted by code, and the two demo employers with their SIRETs (sorted by code). */
 export async function demoOrganizations(t: TestApp) {
   const rows = await t.database.handle.db.selectFrom('organizations').selectAll().orderBy('code').execute();
-  const all = rows.map((r): Organization => ({ id: r.id, code: r.code, name: r.name, type: r.type, parentCode: r.parent_code, parentId: r.parent_id }));
+  const all = rows.map((r): Organization => ({ id: r.id, code: r.code, name: r.name, type: r.type, parentCode: r.parent_code, parentId: r.parent_id, member: r.member, closed: r.closed }));
   const employer = (name: string) => all.find((o) => o.name === name && o.type === 'SIREN')!;
   const siretsOf = (siren: Organization) => all.filter((o) => o.parentId === siren.id);
   const clinique = employer('Clinique des Tilleuls');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Organization } from '../../../src/api/organizations';
 import { fakeApi, fault } from './fake-api';
 
-const CLINIQUE: Organization = { id: '00000000-0000-4000-8000-00000000a000', code: '787441799', name: 'Clinique des Tilleuls', type: 'SIREN', parentCode: null, parentId: null };
+const CLINIQUE: Organization = { id: '00000000-0000-4000-8000-00000000a000', code: '787441799', name: 'Clinique des Tilleuls', type: 'SIREN', parentCode: null, parentId: null, member: true, closed: false };
 const get = (api: ReturnType<typeof fakeApi>, path: string, init?: RequestInit) => api.fetch(new Request(`https://portal.test${path}`, init));
 
 describe('the fake API of the UI tests', () => {

@@ -6,7 +6,8 @@ import { sirenLabel } from './siren-tab';
 const t = fr.userEdit.siret;
 
 export interface SiretList {
-  items: { id: string; code: string; name: string }[];
+  /** `closed`: closed in Sirene, shown as 'Fermé' and not offered (one already chosen may be taken off). */
+  items: { id: string; code: string; name: string; closed?: boolean }[];
   total: number;
   loading: boolean;
 }
@@ -71,13 +72,30 @@ function SiretGroup({ siren, list, search, selected, searchDebounceMs, disabled,
           <ul className="max-h-72 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200">
             {list.items.map((item) => {
               const checked = mine.some((s) => s.id === item.id);
+              const off = locked || (item.closed === true && !checked);
+              const hintId = `siret-closed-${item.id}`;
               return (
                 <li key={item.id}>
-                  <label className={`flex items-center gap-3 px-3 py-2 ${locked ? 'cursor-not-allowed text-slate-500' : 'cursor-pointer hover:bg-slate-50'}`}>
-                    <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={checked} disabled={locked} onChange={() => onToggle({ ...item, sirenId: siren.id })} />
+                  <label className={`flex items-center gap-3 px-3 py-2 ${off ? 'cursor-not-allowed text-slate-500' : 'cursor-pointer hover:bg-slate-50'}`}>
+                    <input
+                      type="checkbox"
+                      className="h-4 w-4 accent-brand-600"
+                      checked={checked}
+                      disabled={off}
+                      aria-describedby={item.closed ? hintId : undefined}
+                      onChange={() => onToggle({ id: item.id, code: item.code, name: item.name, sirenId: siren.id })}
+                    />
                     <span>
-                      <span className="block text-slate-900">{item.name || fr.userProfile.siretFallback}</span>
+                      <span className="block text-slate-900">
+                        {item.name || fr.userProfile.siretFallback}
+                        {item.closed && <span className="ml-2 rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold text-slate-800">{t.closed}</span>}
+                      </span>
                       <span className="font-mono text-sm text-slate-600">{item.code}</span>
+                      {item.closed && (
+                        <span id={hintId} className="block text-xs text-slate-700">
+                          {t.closedHint}
+                        </span>
+                      )}
                     </span>
                   </label>
                 </li>
