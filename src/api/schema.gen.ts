@@ -845,10 +845,11 @@ export interface components {
             parentCode: string | null;
             /** Format: uuid */
             parentId: string | null;
-            /** @description Whether the SIREN is one of the OPCO's members (a SIRET: its SIREN's value), as the Sirene import
+            /**
+             * @description Whether the SIREN is one of the OPCO's members (a SIRET: its SIREN's value), as the Sirene import
              *     (`npm run orgs:import`) last set it. A non-member keeps its users and roles, and is left out of the
              *     lists where new access is chosen (`forNewAccess`); new roles there are refused.
-             *      */
+             */
             member: boolean;
             /** @description A SIRET closed in the Sirene register ('Fermé'). Existing roles stay; new roles there are refused. Always false for a SIREN. */
             closed: boolean;
