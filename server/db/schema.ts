@@ -98,6 +98,8 @@ export interface InvitationsTable {
   metadata: JsonbColumn;
   created_at: TimestampWithDefault;
   processed_at: Timestamp | null;
+  /** The portal account that held invitee_email when the request was made (null: none); set by a trigger (migration 0009). */
+  invitee_user_id: Generated<string | null>;
 }
 
 export interface IdentityAccountsTable {

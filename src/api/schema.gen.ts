@@ -422,7 +422,11 @@ export interface paths {
          *     'account.invitation' e-mail with a set-up link); a ROLE_ASSIGNMENT needs an existing account (409).
          *     The invitee must not be a back-office account (409) nor end with more than 5 distinct roles (409
          *     'Vous avez atteint la limite de 5 rôles.'); a sign-in identity their email already has is reused only
-         *     when no portal user holds it (409). A refusal writes nothing.
+         *     when no portal user holds it (409). The request records which account held its email when it was
+         *     made (or none): when another account holds it by the approval (an account renamed to it, the holder
+         *     renamed away or deleted), 409 'Le compte associé à cette adresse a changé depuis la demande : vérifiez
+         *     la personne avant d'approuver.' (the role never goes to whoever holds the address at approval time;
+         *     renaming an account answers alike whatever requests name its new address). A refusal writes nothing.
          *     The validator is the signed-in user; the requester receives an 'invitation.approved' e-mail.
          */
         post: operations["approveInvitation"];

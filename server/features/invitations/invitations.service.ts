@@ -50,6 +50,7 @@ import {
   requireCanReadInvitation,
   requireCanRequestRole,
   requireInviteeNotBackOffice,
+  requireSameInviteeAccount,
   requiresInviteeProfile,
 } from './invitations.policy.ts';
 
@@ -183,6 +184,7 @@ export function invitationsService(deps: ServiceDeps) {
             const email = row.invitee_email;
             // Locked: the account cannot be deleted or changed under this approval.
             const existing = await lockUserByEmail(trx, email);
+            requireSameInviteeAccount(row.invitee_user_id, existing?.id ?? null);
             const inheritsToChildren = organization.type === 'SIREN';
             const grant = { organizationId: organization.id, organizationCode: organization.code, roleCode: role.code, inheritsToChildren };
             let user = existing;
