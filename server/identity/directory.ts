@@ -18,7 +18,9 @@ export interface IdentityDirectory {
   /**
    * An account for a new portal user; answers the subject its tokens will carry, and whether an existing
    * identity signing in with that e-mail was reused (enabled, renamed) rather than created. An identity a
-   * portal user holds is never reused: IdentityTakenError, before anything is changed.
+   * portal user holds is never reused: IdentityTakenError, before anything is changed. A reused identity
+   * loses its credential: whoever knew its old password cannot sign in with it; the new user sets one
+   * (local: the set-up link sent to the address; Graph: a new random password to change at first sign-in).
    */
   createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<CreatedAccount>;
   disableAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void>;
@@ -70,9 +72,9 @@ export class LocalIdentityDirectory implements IdentityDirectory {
   async createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<CreatedAccount> {
     const existing = await accountsWithEmail(trx, input.email).executeTakeFirst();
     if (existing) {
-      // An identity without a portal account (a deleted user came back): reuse it, enabled.
+      // An identity without a portal account (a deleted user came back): reuse it, enabled, its password forgotten.
       await refuseHeldIdentity(trx, existing.subject);
-      await trx.updateTable('identity_accounts').set({ enabled: true, display_name: input.displayName }).where('subject', '=', existing.subject).execute();
+      await trx.updateTable('identity_accounts').set({ enabled: true, display_name: input.displayName, password_hash: null }).where('subject', '=', existing.subject).execute();
       return { subject: existing.subject, reused: true };
     }
     const subject = randomUUID();

@@ -97,7 +97,14 @@ export class GraphIdentityDirectory implements IdentityDirectory {
       const existing = await this.findByEmail(input.email);
       if (!existing) throw error;
       await refuseHeldIdentity(trx, existing);
-      await this.call('PATCH', `/v1.0/users/${encodeURIComponent(existing)}`, { accountEnabled: true, displayName: input.displayName });
+      // Its old password is replaced by one nobody knows, to change at the next sign-in (the reset flow).
+      const reset = strongPassword();
+      await this.call(
+        'PATCH',
+        `/v1.0/users/${encodeURIComponent(existing)}`,
+        { accountEnabled: true, displayName: input.displayName, passwordProfile: { password: reset, forceChangePasswordNextSignIn: true } },
+        [reset],
+      );
       return { subject: existing, reused: true };
     }
   }

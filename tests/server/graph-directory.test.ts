@@ -240,7 +240,8 @@ describe('GraphIdentityDirectory', () => {
     expect(url.searchParams.get('$filter')).toBe(`identities/any(c:c/issuerAssignedId eq 'o''neil@exemple.fr' and c/issuer eq '${TENANT_DOMAIN}')`);
     expect(url.searchParams.get('$select')).toBe('id');
     expect(patch).toMatchObject({ method: 'PATCH', path: '/v1.0/users/existing-id' });
-    expect(JSON.parse(patch!.body)).toEqual({ accountEnabled: true, displayName: "Anne O'Neil" });
+    // Issue 19: a reused identity also gets a new random password, to change at the next sign-in.
+    expect(JSON.parse(patch!.body)).toEqual({ accountEnabled: true, displayName: "Anne O'Neil", passwordProfile: { password: expect.stringMatching(/^.{32}$/), forceChangePasswordNextSignIn: true } });
   });
   describe('updateAccount', () => {
     const UPN = { signInType: 'userPrincipalName', issuer: TENANT_DOMAIN, issuerAssignedId: `${USER_ID}@${TENANT_DOMAIN}` };

@@ -240,7 +240,7 @@ export function invitationsService(deps: ServiceDeps) {
               // A remote account made for a transaction that did not commit is undone (never a reused one).
               if (!reused && directory.kind !== 'local') uow.onRollback({ what: 'deleteAccount', run: () => directory.deleteAccount(db, subject) });
               await setAuthId(trx, user.id, subject);
-              await outbox.enqueue(uow, accountInvitationMail({ email, firstName: user.first_name, lastName: user.last_name, setupUrl: deps.accountSetupUrl(subject) }));
+              await outbox.enqueue(uow, accountInvitationMail({ email, firstName: user.first_name, lastName: user.last_name, setupUrl: deps.accountSetupUrl(subject, email) }));
             }
             return row;
           },

@@ -37,7 +37,7 @@ export function usersCreateService(deps: UsersDeps) {
           // A remote directory cannot roll back with us: undo the account it created (never a reused one, which was nobody's before and stays).
           if (!account.reused && directory.kind !== 'local') uow.onRollback({ what: 'deleteAccount', run: () => directory.deleteAccount(db, account.subject) });
           const user = await setAuthId(trx, inserted.id, account.subject);
-          const setupUrl = deps.accountSetupUrl(account.subject);
+          const setupUrl = deps.accountSetupUrl(account.subject, user.email);
           await outbox.enqueue(uow, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl }));
           return { user, assignments };
         },
