@@ -62,6 +62,17 @@ export interface UsersTable {
   created_at: TimestampWithDefault;
   updated_at: TimestampWithDefault;
   version: Generated<number>;
+  /** Migration 0010: a new address waiting for its owner's confirmation (email_change_tokens); null: none. */
+  pending_email: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Migration 0010: the links of pending e-mail changes; only the SHA-256 of each link's token is kept. */
+export interface EmailChangeTokensTable {
+  token_hash: string;
+  user_id: string;
+  email: string;
+  expires_at: Timestamp;
+  created_at: TimestampWithDefault;
 }
 
 export interface UserPermissionsTable {
@@ -118,6 +129,8 @@ export type AuditAction =
   | 'user.deactivate'
   | 'user.reactivate'
   | 'user.delete'
+  | 'user.email.request'
+  | 'user.email.confirm'
   | 'invitation.create'
   | 'invitation.approve'
   | 'invitation.reject';
@@ -134,7 +147,7 @@ export interface AuditLogTable {
   changes: ColumnType<JsonValue, string | undefined, string>;
 }
 
-export type OutboxKind = 'account.invitation' | 'invitation.approved' | 'invitation.rejected';
+export type OutboxKind = 'account.invitation' | 'invitation.approved' | 'invitation.rejected' | 'email.change.confirm' | 'email.change.notice';
 
 export interface OutboxTable {
   id: GeneratedAlways<number>;
@@ -168,6 +181,7 @@ export interface UserSearchTable {
 
 export interface Database {
   audit_log: AuditLogTable;
+  email_change_tokens: EmailChangeTokensTable;
   outbox: OutboxTable;
   organizations: OrganizationsTable;
   permissions: PermissionsTable;

@@ -21,6 +21,8 @@ export interface ServiceDeps {
   listTotals: ListTotals | null;
   outbox: Outbox;
   accountSetupUrl: AccountSetupUrl;
+  /** The portal's public origin (https://…), for the links of the e-mails that lead to its own pages. */
+  publicOrigin: string;
   /** Where what fails after the outcome of a unit of work is written. */
   log: StepLog;
 }

@@ -1,8 +1,8 @@
 // What the server's log records of a request: never a secret carried in a URL.
 import type { FastifyRequest } from 'fastify';
 
-/** Paths whose query string carries a credential (the account set-up link's token): logged without it. */
-const SECRET_QUERY_PATHS = /^\/oidc\/account\//;
+/** Paths whose query string carries a credential (the account set-up and e-mail confirmation links' tokens): logged without it. */
+const SECRET_QUERY_PATHS = /^\/(oidc\/account\/|compte\/confirmer-email$)/;
 
 /** The URL as the log shows it: the query string dropped for the paths above. */
 export function loggableUrl(url: string): string {

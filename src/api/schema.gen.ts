@@ -128,6 +128,13 @@ export interface paths {
          *     A person may hold roles in several companies: an organization caller changes their email, names or
          *     details only when every one of their assignments lies within the caller's scope (403 'Vous ne pouvez
          *     pas modifier cet utilisateur' otherwise).
+         *     A new email (more than a change of letter case) is not applied at once: `email` and the sign-in
+         *     identity stay as they are, the new address waits in `pendingEmail`, a single-use link valid 24 hours
+         *     is sent there ('email.change.confirm') and the current address is told ('email.change.notice',
+         *     'Votre adresse de connexion va changer'). Only when the person opens the link and confirms
+         *     (`/compte/confirmer-email`, a page of the portal) do the user's email and the sign-in identity change;
+         *     the set-up links sent to the old address then stop working.
+         *     A new request replaces a pending one. Audited as 'user.email.request' and 'user.email.confirm'.
          */
         put: operations["updateUser"];
         post?: never;
@@ -185,7 +192,8 @@ export interface paths {
         get?: never;
         /**
          * Update a user's details, status and role assignments
-         * @description Same rights as updateUser; non-back-office callers cannot assign INTERNAL roles (403) nor
+         * @description A new email waits for its owner's confirmation (`pendingEmail`), as with updateUser.
+         *     Same rights as updateUser; non-back-office callers cannot assign INTERNAL roles (403) nor
          *     organizations outside their own (400, as unknown ones). `roleAssignments` replaces all of the user's
          *     assignments (for an organization user: those in their scope; the others are kept); the user ends with
          *     1 to 5 distinct roles ('Veuillez sélectionner au moins un rôle.', 'Vous avez atteint la limite de 5
@@ -218,7 +226,8 @@ export interface paths {
         get?: never;
         /**
          * Update a user's details, organizations and roles in one call
-         * @description Same rights as updateUser. The roles of `roleIds` are placed as createUserComplete does (EXTERNAL ones
+         * @description A new email waits for its owner's confirmation (`pendingEmail`), as with updateUser.
+         *     Same rights as updateUser. The roles of `roleIds` are placed as createUserComplete does (EXTERNAL ones
          *     on each SIRET, INTERNAL ones on each SIREN, the SIREN of the first SIRET when none is given), replacing
          *     the previous assignments (for an organization user: those in their scope). At least one SIRET, one per
          *     SIREN given ('Veuillez sélectionner au moins un SIRET pour chaque SIREN'), 1 to 5 distinct roles.
@@ -631,7 +640,7 @@ export interface components {
          */
         InvitationType: "NEW_ADMIN" | "ROLE_ASSIGNMENT";
         /** @enum {string} */
-        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "invitation.create" | "invitation.approve" | "invitation.reject";
+        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "invitation.create" | "invitation.approve" | "invitation.reject";
         ErrorBody: {
             /**
              * @description Machine code
@@ -738,6 +747,8 @@ export interface components {
             firstName: string;
             lastName: string;
             email: string;
+            /** @description A new address waiting for its owner's confirmation (see updateUser); null when none. Until then `email` is the one the person signs in with. */
+            pendingEmail: string | null;
             jobTitle: string | null;
             phoneNumber: string | null;
             mobilePhone: string | null;

@@ -139,6 +139,7 @@ export const fr = {
     back: 'Retour à la liste des utilisateurs',
     edit: 'Modifier',
     inactive: 'Utilisateur désactivé',
+    pendingEmail: (email: string) => `Adresse en attente de confirmation : ${email}`,
     personalDetails: 'Informations personnelles',
     fields: { jobTitle: 'Fonction', phoneNumber: 'Téléphone', mobilePhone: 'Mobile', street: 'Rue', postalCode: 'Code postal', city: 'Ville' },
     empty: '—',

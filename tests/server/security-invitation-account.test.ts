@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import { freshEmail, invitationsApi, newPersonMetadata, traceCounts } from './support/invitations.ts';
 import type { TestApp } from './support/test-app.ts';
-import { callApi, createUserAs, type ApiAnswer, PERSONAS, startUsersApp, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
+import { callApi, confirmEmailChange, createUserAs, type ApiAnswer, PERSONAS, startUsersApp, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 
 const ACCOUNT_CHANGED = "Le compte associé à cette adresse a changé depuis la demande : vérifiez la personne avant d'approuver.";
 
@@ -21,10 +21,11 @@ for (const backend of backends) {
     const db = () => t.database.handle.db;
     /** A user of the EHPAD, made by its administrator: an account admin.ehpad controls. */
     const ehpadUser = () => createUserAs(t, PERSONAS.adminEhpad, [orgs.ehpadSirets[0]!.code], [roles.COMPTABLE!], { email: freshEmail('complice') });
-    /** The e-mail change as the actor makes it; answers the user's e-mail once it is in force. */
+    /** The e-mail change as the actor asks for it, then confirmed from the new address (as an accomplice holding it would). */
     const rename = async (as: string, id: string, email: string) => {
       const answer = await callApi(t, { as, method: 'PUT', route: '/api/v2/users/{id}', params: { id }, payload: { firstName: 'Paul', lastName: 'Complice', email, metadata: null } });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect((await confirmEmailChange(t, email)).statusCode).toBe(200);
       return answer;
     };
     const cliniqueAdminRequest = async (inviteeEmail: string) => {

@@ -15,7 +15,7 @@ export type { UserRow } from '../../db/schema.ts';
 const USER_COLUMNS = [
   'users.id', 'users.auth_id', 'users.email', 'users.first_name', 'users.last_name', 'users.job_title', 'users.phone_number', 'users.mobile_phone',
   'users.street', 'users.postal_code', 'users.city', 'users.metadata', 'users.user_type', 'users.is_active', 'users.last_login_at', 'users.created_at',
-  'users.updated_at', 'users.version',
+  'users.updated_at', 'users.version', 'users.pending_email',
 ] as const satisfies readonly `users.${keyof UserRow}`[];
 
 export interface AssignmentRecord {

@@ -1,6 +1,7 @@
 // The users use cases, one object for the API: reads, creation, changes, permanent delete.
 import { usersCreateService } from './users-create.service.ts';
 import { usersEditService } from './users-edit.service.ts';
+import { usersEmailService } from './users-email.service.ts';
 import { fullDetailsOf, usersReadService } from './users-read.service.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 import type { Actor } from '../../core/actor.ts';
@@ -13,6 +14,7 @@ export function usersService(deps: UsersDeps) {
     ...usersReadService(deps),
     ...usersCreateService(deps),
     ...usersEditService(deps),
+    ...usersEmailService(deps),
     /** The edit page's view of a user just changed. */
     fullDetailsOf: (actor: Actor, found: VisibleUser) => fullDetailsOf(deps.db, actor, found),
   };

@@ -123,6 +123,7 @@ export function UserEditFlow({ api, queryClient, userId, editor, canSearchSirens
       <UserEditPage
         name={name}
         email={initial.details.email}
+        pendingEmail={user.pendingEmail}
         tab={lastTab.current}
         tabBlocks={{ details: null, siren: null, siret: tabBlock(form, 'siret'), roles: tabBlock(form, 'roles') }}
         onTab={(tab) => send({ type: 'tab.select', tab })}

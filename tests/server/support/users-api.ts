@@ -97,3 +97,19 @@ export function rowCounts(t: TestApp) {
     invitations: 'invitations',
   });
 }
+
+/**
+ * Confirms the pending e-mail change of this new address as its owner does (issue 19): the link of the last
+ * 'email.change.confirm' e-mail sent there, posted from the portal's confirmation page. Answers the page's answer.
+ */
+export async function confirmEmailChange(t: TestApp, newEmail: string) {
+  const mail = await t.database.handle.db
+    .selectFrom('outbox')
+    .select('body')
+    .where('recipient', '=', newEmail)
+    .where('kind', '=', 'email.change.confirm')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const token = new URL(/https:\/\/\S+/.exec(mail.body)![0]).searchParams.get('token')!;
+  return t.app.inject({ method: 'POST', url: '/compte/confirmer-email', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token }).toString() });
+}
