@@ -120,6 +120,8 @@ export interface IdentityAccountsTable {
   password_hash: string | null;
   enabled: Generated<boolean>;
   created_at: TimestampWithDefault;
+  /** Migration 0011: sessions and refresh tokens that began before this moment are refused by the local provider. */
+  sessions_revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type AuditAction =

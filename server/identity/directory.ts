@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -28,6 +28,11 @@ export interface IdentityDirectory {
   deleteAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void>;
   /** The e-mail the account signs in with, and its display name; IdentityTakenError when another account signs in with that e-mail. */
   updateAccount(trx: Transaction<Database> | Kysely<Database>, subject: string, input: { email: string; displayName: string }): Promise<void>;
+  /**
+   * Ends the account's sign-in sessions and refresh tokens at the provider (deactivation, deletion, a confirmed
+   * e-mail change): the person signs in again to get new ones. Cannot be undone; a missing account counts as done.
+   */
+  revokeSessions(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void>;
 }
 
 export interface CreatedAccount {
@@ -92,6 +97,15 @@ export class LocalIdentityDirectory implements IdentityDirectory {
 
   async deleteAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
     await trx.deleteFrom('identity_accounts').where('subject', '=', subject).execute();
+  }
+
+  /**
+   * Minimal and kept apart on purpose: a moment recorded on the account, before which the local provider's
+   * findAccount refuses a session or a refresh token (server/dev-idp/local-provider.ts, sessionRevoked), so that
+   * it holds whatever store oidc-provider keeps them in. In the caller's transaction: undone with it.
+   */
+  async revokeSessions(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
+    await trx.updateTable('identity_accounts').set({ sessions_revoked_at: sql<Date>`now()` }).where('subject', '=', subject).execute();
   }
 
   /** A concurrent change taking the same e-mail meets the unique index identity_accounts_email_lower_key instead. */

@@ -123,6 +123,11 @@ export class GraphIdentityDirectory implements IdentityDirectory {
     await this.call('DELETE', `/v1.0/users/${encodeURIComponent(subject)}`, undefined, [], { notFoundIsDone: true });
   }
 
+  /** Graph invalidates the account's refresh tokens and session cookies (revokeSignInSessions). A missing account counts as done. */
+  async revokeSessions(_trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
+    await this.call('POST', `/v1.0/users/${encodeURIComponent(subject)}/revokeSignInSessions`, undefined, [], { notFoundIsDone: true });
+  }
+
   /**
    * The display name, and the e-mail of the emailAddress identity (added when the account has none).
    * Graph replaces the whole identities collection on update, the userPrincipalName one included, so

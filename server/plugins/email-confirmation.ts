@@ -15,7 +15,7 @@ export function emailConfirmationPage(input: { token: string; email: string }): 
     `<div class="card">
 <h1>Confirmez votre nouvelle adresse</h1>
 <p class="lead">Nouvelle adresse de connexion : <strong>${escapeHtml(input.email)}</strong></p>
-<p>Une fois l'adresse confirmée, vous vous connecterez au Portail Habilitations avec elle.</p>
+<p>Une fois l'adresse confirmée, vous vous connecterez au Portail Habilitations avec elle ; vos sessions ouvertes seront fermées.</p>
 <form method="post" action="${EMAIL_CONFIRMATION_PATH}">
 <input type="hidden" name="token" value="${escapeHtml(input.token)}">
 <button type="submit">Confirmer cette adresse</button>

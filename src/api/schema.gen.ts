@@ -133,7 +133,8 @@ export interface paths {
          *     is sent there ('email.change.confirm') and the current address is told ('email.change.notice',
          *     'Votre adresse de connexion va changer'). Only when the person opens the link and confirms
          *     (`/compte/confirmer-email`, a page of the portal) do the user's email and the sign-in identity change;
-         *     the set-up links sent to the old address then stop working.
+         *     the person's sessions at the identity provider are then ended, and the set-up links sent to the old
+         *     address stop working.
          *     A new request replaces a pending one. Audited as 'user.email.request' and 'user.email.confirm'.
          */
         put: operations["updateUser"];
@@ -145,7 +146,8 @@ export interface paths {
          *     account) are removed permanently: back-office users holding both USER_DELETE and B2C_USER_DISABLE
          *     only (403 otherwise). Never oneself (403). Invitations sent or decided by the user stay, without
          *     the link to the user. Written to the audit trail. The identity-provider account is disabled with the
-         *     deletion and removed once it is committed. A stale `If-Match` answers 409.
+         *     deletion, its sign-in sessions ended (Graph revokeSignInSessions), and removed once it is committed.
+         *     A stale `If-Match` answers 409.
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -314,7 +316,9 @@ export interface paths {
          *     scope (404 otherwise). Never oneself; non-back-office callers cannot deactivate a user holding
          *     ADMIN_ADHERENT, ADMIN_OPCO or another INTERNAL role, nor a person holding roles outside their scope
          *     (another company's): 403 'Vous ne pouvez pas modifier cet utilisateur'. Disables the identity-provider
-         *     account too: an inactive user cannot sign in. Deactivating an inactive user changes nothing. A stale
+         *     account too, and ends its sign-in sessions and refresh tokens there (Graph revokeSignInSessions): an
+         *     inactive user cannot sign in, and a reactivation does not bring the old sessions back. Deactivating an
+         *     inactive user changes nothing. A stale
          *     `If-Match` answers 409.
          */
         post: operations["deactivateUser"];

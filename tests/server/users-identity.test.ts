@@ -34,6 +34,9 @@ class TestDirectory implements IdentityDirectory {
   deleteAccount(trx: Db, subject: string) {
     return this.local.deleteAccount(trx, subject);
   }
+  revokeSessions(trx: Db, subject: string) {
+    return this.local.revokeSessions(trx, subject);
+  }
   updateAccount(trx: Db, subject: string, input: { email: string; displayName: string }) {
     this.updates.push({ subject, ...input });
     return this.local.updateAccount(trx, subject, input);

@@ -104,6 +104,8 @@ export function usersEditService(deps: UsersDeps) {
           } else if (subject && activeChanged) {
             await directory.disableAccount(trx, subject);
             if (isRemote()) uow.onRollback({ what: 'enableAccount', run: () => directory.enableAccount(db, subject), failure: undoFailure });
+            // A deactivated person's sessions end at the provider too (nothing to undo: they sign in again).
+            await directory.revokeSessions(trx, subject);
           }
           return { user: updated, scope, assignments: after };
         },
@@ -158,6 +160,7 @@ export function usersEditService(deps: UsersDeps) {
             const subject = user.auth_id;
             if (!subject) return;
             await directory.disableAccount(trx, subject);
+            await directory.revokeSessions(trx, subject);
             if (isRemote() && user.is_active) {
               uow.onRollback({
                 what: 'enableAccount',

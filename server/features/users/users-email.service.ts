@@ -104,6 +104,8 @@ export function usersEmailService(deps: ServiceDeps) {
                   failure: { message: "le compte de connexion n'a pas pu être remis dans son état précédent", details: { userId: user.id } },
                 });
               }
+              // The sessions opened with the old address end: the person signs in again with the new one.
+              await directory.revokeSessions(trx, subject);
             }
             return { email: updated.email };
           },
