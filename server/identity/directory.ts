@@ -77,9 +77,11 @@ export class LocalIdentityDirectory implements IdentityDirectory {
   async createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<CreatedAccount> {
     const existing = await accountsWithEmail(trx, input.email).executeTakeFirst();
     if (existing) {
-      // An identity without a portal account (a deleted user came back): reuse it, enabled, its password forgotten.
+      // An identity without a portal account (a deleted user came back): reuse it, enabled, its password forgotten
+      // and its former sessions ended.
       await refuseHeldIdentity(trx, existing.subject);
       await trx.updateTable('identity_accounts').set({ enabled: true, display_name: input.displayName, password_hash: null }).where('subject', '=', existing.subject).execute();
+      await this.revokeSessions(trx, existing.subject);
       return { subject: existing.subject, reused: true };
     }
     const subject = randomUUID();

@@ -105,6 +105,8 @@ export class GraphIdentityDirectory implements IdentityDirectory {
         { accountEnabled: true, displayName: input.displayName, passwordProfile: { password: reset, forceChangePasswordNextSignIn: true } },
         [reset],
       );
+      // And whoever was signed in with it (single sign-on of the tenant's other applications) is signed out.
+      await this.revokeSessions(trx, existing);
       return { subject: existing, reused: true };
     }
   }

@@ -43,6 +43,8 @@ for (const backend of backends) {
       expect(created.status).toBe(201);
       expect((await db().selectFrom('users').select('auth_id').where('email', '=', email).executeTakeFirstOrThrow()).auth_id).toBe(orphan.subject);
       expect(await verifyLocalCredentials(db(), email, OLD_PASSWORD)).toBeNull();
+      // Whoever held it before loses the sessions and refresh tokens they had.
+      expect((await db().selectFrom('identity_accounts').select('sessions_revoked_at').where('subject', '=', orphan.subject).executeTakeFirstOrThrow()).sessions_revoked_at).toBeInstanceOf(Date);
 
       const { link, token } = await setupLink(email);
       expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(200);
@@ -85,7 +87,8 @@ for (const backend of backends) {
     it('gives the reused account a new random password that must be changed at the next sign-in', async () => {
       const orphan = randomUUID();
       graph.answer((call) => {
-        if (call.method === 'POST') return IDENTITY_TAKEN;
+        if (call.method === 'POST' && call.path === '/v1.0/users') return IDENTITY_TAKEN;
+        if (call.method === 'POST') return { status: 204 };
         if (call.method === 'GET') return { status: 200, body: { value: [{ id: orphan }] } };
         return { status: 204 };
       });
@@ -97,6 +100,8 @@ for (const backend of backends) {
       expect(body.accountEnabled).toBe(true);
       expect(body.passwordProfile?.forceChangePasswordNextSignIn).toBe(true);
       expect(body.passwordProfile?.password).toMatch(/^.{32}$/);
+      // Whoever held the identity before loses its sign-in sessions too (single sign-on of the tenant's other applications).
+      expect(graph.calls.slice(from).map((c) => `${c.method} ${c.path.split('?')[0]}`)).toContain(`POST /v1.0/users/${orphan}/revokeSignInSessions`);
     });
   });
 }
