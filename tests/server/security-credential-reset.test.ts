@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
-import { startGraphStub, IDENTITY_TAKEN } from './support/graph-stub.ts';
+import { IDENTITY_TAKEN } from './support/graph-stub.ts';
 import { freshEmail } from './support/invitations.ts';
 import type { TestApp } from './support/test-app.ts';
-import { callApi, completePayload, PERSONAS, startUsersApp, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
+import { callApi, completePayload, PERSONAS, startUsersApp, usersAppOnGraph, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 import { configureAccountSetup } from '../../server/identity/account-setup-links.ts';
 import { LocalIdentityDirectory } from '../../server/identity/directory.ts';
 import { createIdentityAccount, verifyLocalCredentials } from '../../server/identity/local-accounts.ts';
@@ -73,18 +73,10 @@ for (const backend of backends) {
   });
 
   describe(`reusing an identity through Microsoft Graph on ${backend.name}`, () => {
-    let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
-    let graph: Awaited<ReturnType<typeof startGraphStub>>;
-    beforeAll(async () => {
-      graph = await startGraphStub();
-      ({ t, orgs, roles } = await startUsersApp(backend, { directory: graph.directory() }));
-    });
-    afterAll(async () => {
-      await t?.close();
-      await graph?.close();
-    });
+    const app = usersAppOnGraph(backend);
 
     it('gives the reused account a new random password that must be changed at the next sign-in', async () => {
+      const { t, orgs, roles, graph } = app;
       const orphan = randomUUID();
       graph.answer((call) => {
         if (call.method === 'POST' && call.path === '/v1.0/users') return IDENTITY_TAKEN;

@@ -2,10 +2,10 @@
 // (issue 19): Microsoft Graph's revokeSignInSessions; the local provider's sessions and refresh tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
-import { startGraphStub, type GraphCall } from './support/graph-stub.ts';
+import type { GraphCall } from './support/graph-stub.ts';
 import { openSignInForm } from './support/sign-in.ts';
 import type { TestApp } from './support/test-app.ts';
-import { callApi, confirmEmailChange, createUserAs, PERSONAS, startUsersApp, uniqueEmail, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
+import { callApi, confirmEmailChange, createUserAs, PERSONAS, startUsersApp, uniqueEmail, usersAppOnGraph, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 import { setIdentityPassword } from '../../server/identity/local-accounts.ts';
 
 const PASSWORD = 'Mot-de-passe-de-session-2026';
@@ -65,35 +65,28 @@ for (const backend of backends) {
   });
 
   describe(`revoking sessions through Microsoft Graph on ${backend.name}`, () => {
-    let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
-    let graph: Awaited<ReturnType<typeof startGraphStub>>;
+    const app = usersAppOnGraph(backend);
     let objectId = 0;
-    beforeAll(async () => {
-      graph = await startGraphStub();
-      graph.answer((call: GraphCall) => {
+    beforeAll(() => {
+      app.graph.answer((call: GraphCall) => {
         if (call.method === 'POST' && call.path === '/v1.0/users') return { status: 201, body: { id: `objet-${++objectId}` } };
         if (call.method === 'POST') return { status: 200, body: { value: true } };
         if (call.method === 'GET') return { status: 200, body: { identities: [] } };
         return { status: 204 };
       });
-      ({ t, orgs, roles } = await startUsersApp(backend, { directory: graph.directory() }));
-    });
-    afterAll(async () => {
-      await t?.close();
-      await graph?.close();
     });
 
     const graphCallsDuring = async (work: () => Promise<unknown>) => {
-      const from = graph.calls.length;
+      const from = app.graph.calls.length;
       await work();
-      return graph.calls.slice(from).filter((c) => !c.path.includes('/oauth2/')).map((c) => `${c.method} ${c.path.split('?')[0]}`);
+      return app.graph.calls.slice(from).filter((c) => !c.path.includes('/oauth2/')).map((c) => `${c.method} ${c.path.split('?')[0]}`);
     };
     const newUser = async () => {
-      const created = await createUserAs(t, PERSONAS.backoffice, [orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!]);
-      const { auth_id } = await t.database.handle.db.selectFrom('users').select('auth_id').where('id', '=', created.user.id).executeTakeFirstOrThrow();
+      const created = await createUserAs(app.t, PERSONAS.backoffice, [app.orgs.cliniqueSirets[0]!.code], [app.roles.COMPTABLE!]);
+      const { auth_id } = await app.t.database.handle.db.selectFrom('users').select('auth_id').where('id', '=', created.user.id).executeTakeFirstOrThrow();
       return { id: created.user.id, subject: auth_id! };
     };
-    const post = (route: '/api/v2/users/{id}/deactivate' | '/api/v2/users/{id}/reactivate', id: string) => callApi(t, { as: PERSONAS.backoffice, method: 'POST', route, params: { id } });
+    const post = (route: '/api/v2/users/{id}/deactivate' | '/api/v2/users/{id}/reactivate', id: string) => callApi(app.t, { as: PERSONAS.backoffice, method: 'POST', route, params: { id } });
 
     it('revokes the sign-in sessions on deactivation, not on reactivation', async () => {
       const { id, subject } = await newUser();
@@ -103,15 +96,15 @@ for (const backend of backends) {
 
     it('revokes them on a permanent delete, before the account is deleted', async () => {
       const { id, subject } = await newUser();
-      const calls = await graphCallsDuring(() => callApi(t, { as: PERSONAS.backoffice, method: 'DELETE', route: '/api/v2/users/{id}', params: { id }, query: 'hardDelete=true' }));
+      const calls = await graphCallsDuring(() => callApi(app.t, { as: PERSONAS.backoffice, method: 'DELETE', route: '/api/v2/users/{id}', params: { id }, query: 'hardDelete=true' }));
       expect(calls).toEqual([`PATCH /v1.0/users/${subject}`, `POST /v1.0/users/${subject}/revokeSignInSessions`, `DELETE /v1.0/users/${subject}`]);
     });
 
     it('revokes them once a new e-mail is confirmed, not when it is requested', async () => {
       const { id, subject } = await newUser();
       const next = uniqueEmail('graph.session');
-      expect(await graphCallsDuring(() => callApi(t, { as: PERSONAS.backoffice, method: 'PUT', route: '/api/v2/users/{id}', params: { id }, payload: { firstName: 'Marc', lastName: "L'Hôte", email: next, metadata: null } }))).toEqual([]);
-      const calls = await graphCallsDuring(() => confirmEmailChange(t, next));
+      expect(await graphCallsDuring(() => callApi(app.t, { as: PERSONAS.backoffice, method: 'PUT', route: '/api/v2/users/{id}', params: { id }, payload: { firstName: 'Marc', lastName: "L'Hôte", email: next, metadata: null } }))).toEqual([]);
+      const calls = await graphCallsDuring(() => confirmEmailChange(app.t, next));
       expect(calls).toEqual([`GET /v1.0/users/${subject}`, `PATCH /v1.0/users/${subject}`, `POST /v1.0/users/${subject}/revokeSignInSessions`]);
     });
   });

@@ -2,9 +2,8 @@
 // until its owner confirms it through the single-use link sent there; the current address is told.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
-import { startGraphStub } from './support/graph-stub.ts';
 import type { TestApp } from './support/test-app.ts';
-import { callApi, createUserAs, PERSONAS, startUsersApp, uniqueEmail, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
+import { callApi, createUserAs, PERSONAS, startUsersApp, uniqueEmail, usersAppOnGraph, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 import { verifyLocalCredentials } from '../../server/identity/local-accounts.ts';
 import { loggableUrl } from '../../server/plugins/logging.ts';
 
@@ -151,18 +150,10 @@ for (const backend of backends) {
   });
 
   describe(`confirming a new e-mail with Microsoft Graph on ${backend.name}`, () => {
-    let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
-    let graph: Awaited<ReturnType<typeof startGraphStub>>;
-    beforeAll(async () => {
-      graph = await startGraphStub();
-      ({ t, orgs, roles } = await startUsersApp(backend, { directory: graph.directory() }));
-    });
-    afterAll(async () => {
-      await t?.close();
-      await graph?.close();
-    });
+    const app = usersAppOnGraph(backend);
 
     it('asks nothing of Graph when the change is requested, and changes the sign-in e-mail there once it is confirmed', async () => {
+      const { t, orgs, roles, graph } = app;
       const id = 'b2c-object-id';
       graph.answer((call) => {
         if (call.method === 'POST') return { status: 201, body: { id } };
