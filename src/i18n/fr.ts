@@ -173,6 +173,7 @@ export const fr = {
     save: 'Enregistrer',
     saving: 'Enregistrement en cours...',
     saved: (name: string) => `"${name}" a été mis à jour avec succès.`,
+    emailPending: (email: string) => `Un lien de confirmation a été envoyé à ${email} : l'adresse changera quand la personne l'aura confirmée.`,
     saveFailed: 'La mise à jour a échoué.',
     staleTitle: 'Utilisateur modifié entre-temps',
     staleText:

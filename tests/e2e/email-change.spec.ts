@@ -22,6 +22,7 @@ test("a changed e-mail waits for its owner: pending on the profile and the edit 
   await page.getByRole('textbox', { name: 'Email' }).fill(next);
   await page.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(page).toHaveURL(/\/utilisateurs(\?|$)/);
+  await expect(page.getByText(`Un lien de confirmation a été envoyé à ${next} : l'adresse changera quand la personne l'aura confirmée.`).first()).toBeVisible();
 
   // Nothing changed yet but the pending address: the profile and the edit page say so.
   await page.goto(`/utilisateurs/${user.id}`);
