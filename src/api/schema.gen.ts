@@ -751,7 +751,7 @@ export interface components {
             firstName: string;
             lastName: string;
             email: string;
-            /** @description A new address waiting for its owner's confirmation (see updateUser); null when none. Until then `email` is the one the person signs in with. */
+            /** @description A new address waiting for its owner's confirmation (see updateUser); null when none, or once its link has expired (24 hours). Until then `email` is the one the person signs in with. */
             pendingEmail: string | null;
             jobTitle: string | null;
             phoneNumber: string | null;

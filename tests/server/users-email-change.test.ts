@@ -118,7 +118,10 @@ for (const backend of backends) {
       await db().updateTable('email_change_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', created.user.id).execute();
       expect((await open(secondLink)).statusCode).toBe(400);
       expect((await confirm(secondLink.searchParams.get('token')!)).statusCode).toBe(400);
-      expect(await userRow(created.user.id)).toMatchObject({ email: created.user.email, pending_email: second });
+      expect(await userRow(created.user.id)).toMatchObject({ email: created.user.email });
+      // An expired request is no longer shown as waiting.
+      const details = await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/users/{id}/full-details', params: { id: created.user.id } });
+      expect(details.body.user).toMatchObject({ email: created.user.email, pendingEmail: null });
     });
 
     it('refuses (409) a pending address another user has, and a confirmation once another user took the address', async () => {

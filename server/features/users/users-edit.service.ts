@@ -107,7 +107,8 @@ export function usersEditService(deps: UsersDeps) {
             // A deactivated person's sessions end at the provider too (nothing to undo: they sign in again).
             await directory.revokeSessions(trx, subject);
           }
-          return { user: updated, scope, assignments: after };
+          // The pending address as reads show it: the one just asked for, else the one still waiting (not an expired one).
+          return { user: { ...updated, pending_email: newEmail ?? user.pending_email }, scope, assignments: after };
         },
         log,
       );
