@@ -350,6 +350,13 @@ export function seedSteps(plan: BenchPlan, options: { fastLoad: boolean }): Seed
       label: 'indexes rebuilt',
       sql: `do $$ declare r record; begin for r in select definition from bench_index loop execute r.definition; end loop; end $$`,
     },
+    // A fast load also bypassed the trigger recording which account held a request's address (migration 0009):
+    // the pending ones get it now, as that migration did for the requests it found.
+    {
+      label: 'invitees recorded',
+      sql: `update invitations i set invitee_user_id = u.id from users u
+            where i.status = 'PENDING' and i.invitee_user_id is null and lower(u.email) = lower(i.invitee_email)`,
+    },
     ...(options.fastLoad ? [{ label: 'session reset', sql: 'reset session_replication_role; reset synchronous_commit' }] : []),
   ];
   return steps;

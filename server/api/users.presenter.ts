@@ -41,6 +41,7 @@ export function toUserDetailUser(user: UserRow) {
   return {
     id: user.id,
     ...personalFields(user),
+    pendingEmail: user.pending_email,
     isActive: user.is_active,
     userType: user.user_type,
     lastLoginAt: iso(user.last_login_at),

@@ -88,6 +88,7 @@ export async function adminCreate(io: CommandIo, args: readonly string[], overri
       listTotals: null,
       outbox: createOutbox(null),
       creationLimits: config.creationLimits,
+      publicOrigin: config.publicOrigin,
       accountSetupUrl: configureAccountSetup({ publicOrigin: config.publicOrigin, provider: config.auth.kind, secret: signingKeys?.accountSetupSecret ?? null }),
       log: { error: (details, message) => io.err(`${message} ${JSON.stringify(details, (_key, value: unknown) => (value instanceof Error ? value.message : value))}`) },
     });

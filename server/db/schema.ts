@@ -68,6 +68,17 @@ export interface UsersTable {
   created_at: TimestampWithDefault;
   updated_at: TimestampWithDefault;
   version: Generated<number>;
+  /** Migration 0010: a new address waiting for its owner's confirmation (email_change_tokens); null: none. */
+  pending_email: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Migration 0010: the links of pending e-mail changes; only the SHA-256 of each link's token is kept. */
+export interface EmailChangeTokensTable {
+  token_hash: string;
+  user_id: string;
+  email: string;
+  expires_at: Timestamp;
+  created_at: TimestampWithDefault;
 }
 
 export interface UserPermissionsTable {
@@ -104,6 +115,8 @@ export interface InvitationsTable {
   metadata: JsonbColumn;
   created_at: TimestampWithDefault;
   processed_at: Timestamp | null;
+  /** The portal account that held invitee_email when the request was made (null: none); set by a trigger (migration 0009). */
+  invitee_user_id: Generated<string | null>;
 }
 
 export interface IdentityAccountsTable {
@@ -113,6 +126,8 @@ export interface IdentityAccountsTable {
   password_hash: string | null;
   enabled: Generated<boolean>;
   created_at: TimestampWithDefault;
+  /** Migration 0011: sessions and refresh tokens that began before this moment are refused by the local provider. */
+  sessions_revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type AuditAction =
@@ -122,6 +137,8 @@ export type AuditAction =
   | 'user.deactivate'
   | 'user.reactivate'
   | 'user.delete'
+  | 'user.email.request'
+  | 'user.email.confirm'
   | 'invitation.create'
   | 'invitation.approve'
   | 'invitation.reject';
@@ -138,7 +155,7 @@ export interface AuditLogTable {
   changes: ColumnType<JsonValue, string | undefined, string>;
 }
 
-export type OutboxKind = 'account.invitation' | 'invitation.approved' | 'invitation.rejected';
+export type OutboxKind = 'account.invitation' | 'invitation.approved' | 'invitation.rejected' | 'email.change.confirm' | 'email.change.notice';
 
 export interface OutboxTable {
   id: GeneratedAlways<number>;
@@ -206,6 +223,7 @@ export interface OidcPayloadsTable {
 
 export interface Database {
   audit_log: AuditLogTable;
+  email_change_tokens: EmailChangeTokensTable;
   outbox: OutboxTable;
   organizations: OrganizationsTable;
   permissions: PermissionsTable;

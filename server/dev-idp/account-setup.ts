@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { ACCOUNT_SETUP_PATH, readAccountSetupToken, SIGN_IN_PATH } from '../identity/account-setup-links.ts';
+import { ACCOUNT_SETUP_PATH, emailDigest, readAccountSetupClaims, SIGN_IN_PATH } from '../identity/account-setup-links.ts';
 import { setIdentityPassword } from '../identity/local-accounts.ts';
 import { accountSetupPage, messagePage } from './pages.ts';
 
@@ -18,18 +18,21 @@ const INVALID_LINK =
 
 type SetupAccount = { subject: string; email: string };
 
-/** The account a token may still set up: signed, unexpired, enabled and without a password yet. */
+/**
+ * The account a token may still set up: signed, unexpired, enabled, without a password yet, and still signing
+ * in with the address the link was sent to (a link sent to an address the account no longer has is revoked).
+ */
 async function accountForToken(db: Kysely<Database>, secret: string, token: string): Promise<SetupAccount | null> {
-  const subject = readAccountSetupToken(secret, token);
-  if (!subject) return null;
+  const claims = readAccountSetupClaims(secret, token);
+  if (!claims?.emailDigest) return null;
   const row = await db
     .selectFrom('identity_accounts')
     .select(['subject', 'email'])
-    .where('subject', '=', subject)
+    .where('subject', '=', claims.subject)
     .where('enabled', '=', true)
     .where('password_hash', 'is', null)
     .executeTakeFirst();
-  return row ?? null;
+  return row && emailDigest(row.email) === claims.emailDigest ? row : null;
 }
 
 function passwordError(password: string, confirmation: string): string | null {
@@ -65,6 +68,7 @@ export function registerAccountSetupRoutes(scope: FastifyInstance, { db, secret 
         .selectFrom('identity_accounts')
         .select('subject')
         .where('subject', '=', account.subject)
+        .where('email', '=', account.email)
         .where('enabled', '=', true)
         .where('password_hash', 'is', null)
         .forUpdate()

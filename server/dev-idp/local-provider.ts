@@ -9,6 +9,7 @@ import type { SigningKeys } from './signing-keys.ts';
 import { logoutPage, messagePage, signInPage, type DemoAccountLine } from './pages.ts';
 import { registerAccountSetupRoutes } from './account-setup.ts';
 import { registerDevMailboxRoutes } from './dev-mailbox.ts';
+import { policyEndingRevokedSessions, signInSecondAfter, tokenRevoked } from './session-revocation.ts';
 import { createSignInThrottle, TOO_MANY_SIGN_IN_ATTEMPTS } from './sign-in-throttle.ts';
 import { createOidcAdapter } from './oidc-adapter.ts';
 import type { HitCounter } from '../db/rate-limit-hits.ts';
@@ -84,14 +85,16 @@ export function createLocalProvider(options: LocalProviderOptions): Provider {
       },
     },
     interactions: {
+      policy: policyEndingRevokedSessions(options.db),
       url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}`,
     },
     clientBasedCORS: (_ctx, origin) => origin === options.publicOrigin,
     // offline_access is otherwise dropped unless consent is prompted.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    findAccount: async (_ctx, subject) => {
+    findAccount: async (_ctx, subject, token) => {
       const identity = await findIdentityBySubject(options.db, subject);
       if (!identity || !identity.enabled) return undefined;
+      if (tokenRevoked(identity.sessionsRevokedAt, token)) return undefined;
       return {
         accountId: identity.subject,
         claims: async () => ({
@@ -232,11 +235,12 @@ export async function mountLocalProvider(
       }
       await throttle.recordSuccess(email);
       const grantId = await grantAll(provider, identity.subject, String(details.params.client_id), undefined);
+      const revokedAt = (await findIdentityBySubject(db, identity.subject))?.sessionsRevokedAt ?? null;
       handOver(request, reply);
       await provider.interactionFinished(
         request.raw,
         reply.raw,
-        { login: { accountId: identity.subject }, consent: { grantId } },
+        { login: { accountId: identity.subject, ts: signInSecondAfter(revokedAt) }, consent: { grantId } },
         { mergeWithLastSubmission: false },
       );
     });

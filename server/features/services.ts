@@ -22,6 +22,8 @@ export interface ServiceDeps {
   listTotals: ListTotals | null;
   outbox: Outbox;
   accountSetupUrl: AccountSetupUrl;
+  /** The portal's public origin (https://…), for the links of the e-mails that lead to its own pages. */
+  publicOrigin: string;
   /** Where what fails after the outcome of a unit of work is written. */
   log: StepLog;
   /** Creations a person may make in an hour (USER_CREATIONS_PER_HOUR, INVITATIONS_PER_HOUR). */

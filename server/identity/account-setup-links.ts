@@ -1,20 +1,21 @@
 /**
  * Account set-up links: how a person whose account the portal created signs in the first time.
  *
- *   configureAccountSetup(config)(subject: string): string
+ *   configureAccountSetup(config)(subject: string, email: string): string
  *
  * The link to put in the 'account.invitation' e-mail (accountInvitationMail in server/mail/templates.ts)
- * of a new account whose identity-provider subject is `subject` (users.auth_id). Call it in the
- * transaction that created the account; it reads nothing from the database.
+ * of a new account whose identity-provider subject is `subject` (users.auth_id), sent to `email`. Call it
+ * in the transaction that created the account; it reads nothing from the database.
  * - Local provider: `<PUBLIC_ORIGIN>/oidc/account/setup?token=…`, where the person chooses a password.
  *   The token is signed (HMAC-SHA256, secret kept in the data folder with the provider's keys), expires
  *   after 7 days and is single-use: it is only good while the account has no password, and setting one
- *   consumes every link of that account.
+ *   consumes every link of that account. It is bound to the address it was sent to (a digest of it): once
+ *   the account signs in with another address, the links sent to the old one no longer work.
  * - Azure AD B2C, Entra External ID, any OIDC provider: the portal's sign-in page; the provider runs its
  *   own first sign-in (password set-up or reset flow).
  * buildApp makes it (configureAccountSetup) and hands it to the services that send the e-mail.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IdentityProviderKind } from '../config.ts';
 
 export const ACCOUNT_SETUP_PATH = '/oidc/account/setup';
@@ -28,39 +29,57 @@ export interface AccountSetupConfig {
   secret: string | null;
 }
 
-/** The link of a new account's set-up e-mail, for the subject of its identity-provider account. */
-export type AccountSetupUrl = (subject: string) => string;
+/** The link of a new account's set-up e-mail, for the subject of its identity-provider account and the address it is sent to. */
+export type AccountSetupUrl = (subject: string, email: string) => string;
 
 export function configureAccountSetup(config: AccountSetupConfig): AccountSetupUrl {
   const { publicOrigin, provider, secret } = config;
   if (provider === 'local' && !secret) throw new Error('the local provider needs its account set-up secret');
   if (provider !== 'local') return () => `${publicOrigin}${SIGN_IN_PATH}`;
-  return (subject) => `${publicOrigin}${ACCOUNT_SETUP_PATH}?token=${createAccountSetupToken(secret!, subject)}`;
+  return (subject, email) => `${publicOrigin}${ACCOUNT_SETUP_PATH}?token=${createAccountSetupToken(secret!, subject, { email })}`;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tokens: base64url(JSON { sub, exp, nonce }) '.' base64url(HMAC-SHA256(secret, payload)).
+// Tokens: base64url(JSON { sub, em, exp, nonce }) '.' base64url(HMAC-SHA256(secret, payload)).
 
 interface TokenPayload {
   sub: string;
+  /** Digest of the address the link was sent to (emailDigest); absent: a link bound to no address, never accepted. */
+  em?: string;
   /** Expiry, seconds since the epoch. */
   exp: number;
   nonce: string;
+}
+
+export interface AccountSetupClaims {
+  subject: string;
+  /** emailDigest of the address the link was sent to; null: bound to none. */
+  emailDigest: string | null;
 }
 
 function signature(secret: string, payload: string): Buffer {
   return createHmac('sha256', secret).update(`account-setup.${payload}`).digest();
 }
 
-export function createAccountSetupToken(secret: string, subject: string, options: { now?: Date; ttlSeconds?: number } = {}): string {
+/** The address a link is bound to, as the token carries it: case-insensitive, and not readable in the link. */
+export function emailDigest(email: string): string {
+  return createHash('sha256').update(`account-setup-email.${email.trim().toLowerCase()}`).digest('base64url');
+}
+
+export function createAccountSetupToken(secret: string, subject: string, options: { now?: Date; ttlSeconds?: number; email?: string } = {}): string {
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  const payload: TokenPayload = { sub: subject, exp: now + (options.ttlSeconds ?? ACCOUNT_SETUP_TTL_SECONDS), nonce: randomBytes(9).toString('base64url') };
+  const payload: TokenPayload = {
+    sub: subject,
+    ...(options.email !== undefined ? { em: emailDigest(options.email) } : {}),
+    exp: now + (options.ttlSeconds ?? ACCOUNT_SETUP_TTL_SECONDS),
+    nonce: randomBytes(9).toString('base64url'),
+  };
   const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${encoded}.${signature(secret, encoded).toString('base64url')}`;
 }
 
-/** The subject of a well-signed, unexpired token, else null. Whether it was used is the database's business. */
-export function readAccountSetupToken(secret: string, token: string, now = new Date()): string | null {
+/** The claims of a well-signed, unexpired token, else null. Whether it was used, or its address is still the account's, is the database's business. */
+export function readAccountSetupClaims(secret: string, token: string, now = new Date()): AccountSetupClaims | null {
   const match = /^([A-Za-z0-9_-]{1,1000})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match) return null;
   const [, encoded, mac] = match as unknown as [string, string, string];
@@ -75,5 +94,10 @@ export function readAccountSetupToken(secret: string, token: string, now = new D
   }
   if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
   if (payload.exp * 1000 <= now.getTime()) return null;
-  return payload.sub;
+  return { subject: payload.sub, emailDigest: typeof payload.em === 'string' ? payload.em : null };
+}
+
+/** The subject of a well-signed, unexpired token, else null. */
+export function readAccountSetupToken(secret: string, token: string, now = new Date()): string | null {
+  return readAccountSetupClaims(secret, token, now)?.subject ?? null;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -18,7 +18,9 @@ export interface IdentityDirectory {
   /**
    * An account for a new portal user; answers the subject its tokens will carry, and whether an existing
    * identity signing in with that e-mail was reused (enabled, renamed) rather than created. An identity a
-   * portal user holds is never reused: IdentityTakenError, before anything is changed.
+   * portal user holds is never reused: IdentityTakenError, before anything is changed. A reused identity
+   * loses its credential: whoever knew its old password cannot sign in with it; the new user sets one
+   * (local: the set-up link sent to the address; Graph: a new random password to change at first sign-in).
    */
   createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<CreatedAccount>;
   disableAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void>;
@@ -26,6 +28,11 @@ export interface IdentityDirectory {
   deleteAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void>;
   /** The e-mail the account signs in with, and its display name; IdentityTakenError when another account signs in with that e-mail. */
   updateAccount(trx: Transaction<Database> | Kysely<Database>, subject: string, input: { email: string; displayName: string }): Promise<void>;
+  /**
+   * Ends the account's sign-in sessions and refresh tokens at the provider (deactivation, deletion, a confirmed
+   * e-mail change): the person signs in again to get new ones. Cannot be undone; a missing account counts as done.
+   */
+  revokeSessions(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void>;
 }
 
 export interface CreatedAccount {
@@ -70,9 +77,11 @@ export class LocalIdentityDirectory implements IdentityDirectory {
   async createAccount(trx: Transaction<Database>, input: { email: string; displayName: string }): Promise<CreatedAccount> {
     const existing = await accountsWithEmail(trx, input.email).executeTakeFirst();
     if (existing) {
-      // An identity without a portal account (a deleted user came back): reuse it, enabled.
+      // An identity without a portal account (a deleted user came back): reuse it, enabled, its password forgotten
+      // and its former sessions ended.
       await refuseHeldIdentity(trx, existing.subject);
-      await trx.updateTable('identity_accounts').set({ enabled: true, display_name: input.displayName }).where('subject', '=', existing.subject).execute();
+      await trx.updateTable('identity_accounts').set({ enabled: true, display_name: input.displayName, password_hash: null }).where('subject', '=', existing.subject).execute();
+      await this.revokeSessions(trx, existing.subject);
       return { subject: existing.subject, reused: true };
     }
     const subject = randomUUID();
@@ -90,6 +99,15 @@ export class LocalIdentityDirectory implements IdentityDirectory {
 
   async deleteAccount(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
     await trx.deleteFrom('identity_accounts').where('subject', '=', subject).execute();
+  }
+
+  /**
+   * Minimal and kept apart on purpose: a moment recorded on the account, before which the local provider's
+   * findAccount refuses a session or a refresh token (server/dev-idp/local-provider.ts, sessionRevoked), so that
+   * it holds whatever store oidc-provider keeps them in. In the caller's transaction: undone with it.
+   */
+  async revokeSessions(trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
+    await trx.updateTable('identity_accounts').set({ sessions_revoked_at: sql<Date>`now()` }).where('subject', '=', subject).execute();
   }
 
   /** A concurrent change taking the same e-mail meets the unique index identity_accounts_email_lower_key instead. */

@@ -128,7 +128,16 @@ export class GraphIdentityDirectory implements IdentityDirectory {
       const existing = await this.findByEmail(input.email);
       if (!existing) throw error;
       await refuseHeldIdentity(trx, existing);
-      await this.call('PATCH', `/v1.0/users/${encodeURIComponent(existing)}`, { accountEnabled: true, displayName: input.displayName });
+      // Its old password is replaced by one nobody knows, to change at the next sign-in (the reset flow).
+      const reset = strongPassword();
+      await this.call(
+        'PATCH',
+        `/v1.0/users/${encodeURIComponent(existing)}`,
+        { accountEnabled: true, displayName: input.displayName, passwordProfile: { password: reset, forceChangePasswordNextSignIn: true } },
+        [reset],
+      );
+      // And whoever was signed in with it (single sign-on of the tenant's other applications) is signed out.
+      await this.revokeSessions(trx, existing);
       return { subject: existing, reused: true };
     }
   }
@@ -145,6 +154,11 @@ export class GraphIdentityDirectory implements IdentityDirectory {
   /** A missing account counts as deleted. */
   async deleteAccount(_trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
     await this.call('DELETE', `/v1.0/users/${encodeURIComponent(subject)}`, undefined, [], { notFoundIsDone: true });
+  }
+
+  /** Graph invalidates the account's refresh tokens and session cookies (revokeSignInSessions). A missing account counts as done. */
+  async revokeSessions(_trx: Transaction<Database> | Kysely<Database>, subject: string): Promise<void> {
+    await this.call('POST', `/v1.0/users/${encodeURIComponent(subject)}/revokeSignInSessions`, undefined, [], { notFoundIsDone: true });
   }
 
   /**

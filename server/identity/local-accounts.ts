@@ -11,6 +11,8 @@ export interface IdentityAccount {
   /** False: the account cannot sign in until a password is set. */
   hasPassword: boolean;
   createdAt: Date;
+  /** Sessions and refresh tokens that began before this moment are refused (LocalIdentityDirectory.revokeSessions). */
+  sessionsRevokedAt: Date | null;
 }
 
 export interface VerifiedIdentity {
@@ -22,7 +24,7 @@ export interface VerifiedIdentity {
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 function selectAccounts(db: Kysely<Database>) {
-  return db.selectFrom('identity_accounts').select(['subject', 'email', 'display_name', 'password_hash', 'enabled', 'created_at']);
+  return db.selectFrom('identity_accounts').select(['subject', 'email', 'display_name', 'password_hash', 'enabled', 'created_at', 'sessions_revoked_at']);
 }
 
 type AccountRow = Awaited<ReturnType<ReturnType<typeof selectAccounts>['executeTakeFirstOrThrow']>>;
@@ -35,6 +37,7 @@ function toAccount(row: AccountRow): IdentityAccount {
     enabled: row.enabled,
     hasPassword: row.password_hash !== null,
     createdAt: row.created_at,
+    sessionsRevokedAt: row.sessions_revoked_at,
   };
 }
 
@@ -93,7 +96,7 @@ export async function createIdentityAccount(
       password_hash: input.password ? await hashPassword(input.password) : null,
       enabled: input.enabled ?? true,
     })
-    .returning(['subject', 'email', 'display_name', 'password_hash', 'enabled', 'created_at'])
+    .returning(['subject', 'email', 'display_name', 'password_hash', 'enabled', 'created_at', 'sessions_revoked_at'])
     .executeTakeFirstOrThrow();
   return toAccount(row);
 }

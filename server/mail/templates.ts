@@ -19,7 +19,7 @@ function fullName(firstName: string | null | undefined, lastName: string | null 
 }
 
 /**
- * A new account: how to sign in the first time. `setupUrl` comes from `accountSetupUrl(subject)`
+ * A new account: how to sign in the first time. `setupUrl` comes from `accountSetupUrl(subject, email)`
  * (server/dev-idp/account-setup.ts): a single-use link to choose a password at the local provider,
  * or the portal's sign-in page with an external identity provider.
  */
@@ -79,5 +79,48 @@ export function invitationRejectedMail(input: InvitationMailInput & { rejectionR
     recipient: input.senderEmail,
     subject: `Demande n° ${input.invitationId} refusée`,
     body: ['Bonjour,', '', `${describe(input)} a été rejetée avec le motif :`, '', `« ${input.rejectionReason} »`, SIGNATURE].join('\n'),
+  };
+}
+
+/**
+ * To a new address given to an account: the single-use link (24 hours) by which its owner confirms it. Until
+ * then the account keeps signing in with its current address.
+ */
+export function emailChangeConfirmMail(input: { email: string; firstName: string; lastName: string; confirmUrl: string }): OutboxMail {
+  const name = fullName(input.firstName, input.lastName);
+  return {
+    kind: 'email.change.confirm',
+    recipient: input.email,
+    subject: 'Confirmez votre nouvelle adresse de connexion',
+    body: [
+      `Bonjour${name ? ` ${name}` : ''},`,
+      '',
+      `L'adresse ${input.email} a été indiquée comme nouvelle adresse de connexion de votre compte sur le Portail Habilitations.`,
+      'Pour la confirmer, ouvrez le lien ci-dessous dans les 24 heures :',
+      '',
+      input.confirmUrl,
+      '',
+      "Tant qu'elle n'est pas confirmée, votre compte garde son adresse actuelle. Si vous n'êtes pas à l'origine de ce changement, ignorez ce message.",
+      SIGNATURE,
+    ].join('\n'),
+  };
+}
+
+/** To the current address of an account whose address is to change: told before anything changes. */
+export function emailChangeNoticeMail(input: { email: string; newEmail: string; firstName: string; lastName: string }): OutboxMail {
+  const name = fullName(input.firstName, input.lastName);
+  return {
+    kind: 'email.change.notice',
+    recipient: input.email,
+    subject: 'Votre adresse de connexion va changer',
+    body: [
+      `Bonjour${name ? ` ${name}` : ''},`,
+      '',
+      `Une demande de changement de l'adresse de connexion de votre compte sur le Portail Habilitations a été faite : ${input.email} serait remplacée par ${input.newEmail}.`,
+      "Le changement n'aura lieu que si la nouvelle adresse est confirmée depuis le lien qui lui a été envoyé. Vous pourrez alors vous connecter uniquement avec la nouvelle adresse.",
+      '',
+      "Si vous n'êtes pas à l'origine de cette demande, prévenez sans attendre votre administrateur ou le service relation clients.",
+      SIGNATURE,
+    ].join('\n'),
   };
 }

@@ -132,6 +132,14 @@ export interface paths {
          *     A person may hold roles in several companies: an organization caller changes their email, names or
          *     details only when every one of their assignments lies within the caller's scope (403 'Vous ne pouvez
          *     pas modifier cet utilisateur' otherwise).
+         *     A new email (more than a change of letter case) is not applied at once: `email` and the sign-in
+         *     identity stay as they are, the new address waits in `pendingEmail`, a single-use link valid 24 hours
+         *     is sent there ('email.change.confirm') and the current address is told ('email.change.notice',
+         *     'Votre adresse de connexion va changer'). Only when the person opens the link and confirms
+         *     (`/compte/confirmer-email`, a page of the portal) do the user's email and the sign-in identity change;
+         *     the person's sessions at the identity provider are then ended, and the set-up links sent to the old
+         *     address stop working.
+         *     A new request replaces a pending one. Audited as 'user.email.request' and 'user.email.confirm'.
          */
         put: operations["updateUser"];
         post?: never;
@@ -142,7 +150,8 @@ export interface paths {
          *     account) are removed permanently: back-office users holding both USER_DELETE and B2C_USER_DISABLE
          *     only (403 otherwise). Never oneself (403). Invitations sent or decided by the user stay, without
          *     the link to the user. Written to the audit trail. The identity-provider account is disabled with the
-         *     deletion and removed once it is committed. A stale `If-Match` answers 409.
+         *     deletion, its sign-in sessions ended (Graph revokeSignInSessions), and removed once it is committed.
+         *     A stale `If-Match` answers 409.
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -191,6 +200,7 @@ export interface paths {
          * Update a user's details, status and role assignments
          * @description A role not already held in a closed SIRET or in a non-member organization (see Organization `closed`
          *     and `member`) is refused with 400 naming the field; roles already held there stay.
+         *     A new email waits for its owner's confirmation (`pendingEmail`), as with updateUser.
          *     Same rights as updateUser; non-back-office callers cannot assign INTERNAL roles (403) nor
          *     organizations outside their own (400, as unknown ones). `roleAssignments` replaces all of the user's
          *     assignments (for an organization user: those in their scope; the others are kept); the user ends with
@@ -226,6 +236,7 @@ export interface paths {
          * Update a user's details, organizations and roles in one call
          * @description A role not already held in a closed SIRET or in a non-member organization (see Organization `closed`
          *     and `member`) is refused with 400 naming the field; roles already held there stay.
+         *     A new email waits for its owner's confirmation (`pendingEmail`), as with updateUser.
          *     Same rights as updateUser. The roles of `roleIds` are placed as createUserComplete does (EXTERNAL ones
          *     on each SIRET, INTERNAL ones on each SIREN, the SIREN of the first SIRET when none is given), replacing
          *     the previous assignments (for an organization user: those in their scope). At least one SIRET, one per
@@ -317,7 +328,9 @@ export interface paths {
          *     scope (404 otherwise). Never oneself; non-back-office callers cannot deactivate a user holding
          *     ADMIN_ADHERENT, ADMIN_OPCO or another INTERNAL role, nor a person holding roles outside their scope
          *     (another company's): 403 'Vous ne pouvez pas modifier cet utilisateur'. Disables the identity-provider
-         *     account too: an inactive user cannot sign in. Deactivating an inactive user changes nothing. A stale
+         *     account too, and ends its sign-in sessions and refresh tokens there (Graph revokeSignInSessions): an
+         *     inactive user cannot sign in, and a reactivation does not bring the old sessions back. Deactivating an
+         *     inactive user changes nothing. A stale
          *     `If-Match` answers 409.
          */
         post: operations["deactivateUser"];
@@ -436,7 +449,11 @@ export interface paths {
          *     'account.invitation' e-mail with a set-up link); a ROLE_ASSIGNMENT needs an existing account (409).
          *     The invitee must not be a back-office account (409) nor end with more than 5 distinct roles (409
          *     'Vous avez atteint la limite de 5 rôles.'); a sign-in identity their email already has is reused only
-         *     when no portal user holds it (409). A refusal writes nothing.
+         *     when no portal user holds it (409). The request records which account held its email when it was
+         *     made (or none): when another account holds it by the approval (an account renamed to it, the holder
+         *     renamed away or deleted), 409 'Le compte associé à cette adresse a changé depuis la demande : vérifiez
+         *     la personne avant d'approuver.' (the role never goes to whoever holds the address at approval time;
+         *     renaming an account answers alike whatever requests name its new address). A refusal writes nothing.
          *     The validator is the signed-in user; the requester receives an 'invitation.approved' e-mail.
          */
         post: operations["approveInvitation"];
@@ -644,7 +661,7 @@ export interface components {
          */
         InvitationType: "NEW_ADMIN" | "ROLE_ASSIGNMENT";
         /** @enum {string} */
-        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "invitation.create" | "invitation.approve" | "invitation.reject";
+        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "invitation.create" | "invitation.approve" | "invitation.reject";
         ErrorBody: {
             /**
              * @description Machine code
@@ -761,6 +778,8 @@ export interface components {
             firstName: string;
             lastName: string;
             email: string;
+            /** @description A new address waiting for its owner's confirmation (see updateUser); null when none, or once its link has expired (24 hours). Until then `email` is the one the person signs in with. */
+            pendingEmail: string | null;
             jobTitle: string | null;
             phoneNumber: string | null;
             mobilePhone: string | null;

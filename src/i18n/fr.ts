@@ -145,6 +145,7 @@ export const fr = {
     back: 'Retour à la liste des utilisateurs',
     edit: 'Modifier',
     inactive: 'Utilisateur désactivé',
+    pendingEmail: (email: string) => `Adresse en attente de confirmation : ${email}`,
     personalDetails: 'Informations personnelles',
     fields: { jobTitle: 'Fonction', phoneNumber: 'Téléphone', mobilePhone: 'Mobile', street: 'Rue', postalCode: 'Code postal', city: 'Ville' },
     empty: '—',
@@ -178,6 +179,7 @@ export const fr = {
     save: 'Enregistrer',
     saving: 'Enregistrement en cours...',
     saved: (name: string) => `"${name}" a été mis à jour avec succès.`,
+    emailPending: (email: string) => `Un lien de confirmation a été envoyé à ${email} : l'adresse changera quand la personne l'aura confirmée.`,
     saveFailed: 'La mise à jour a échoué.',
     staleTitle: 'Utilisateur modifié entre-temps',
     staleText:

@@ -91,7 +91,7 @@ function InvitationScreen() {
           if (succeeded) {
             toast({ ...outcome, durationMs: TOAST_MS });
             setPassOn(outcome);
-          } else setAlert(outcome.title);
+          } else setAlert(outcome.description ? `${outcome.title} ${outcome.description}` : outcome.title);
         }}
         onClose={() => setIntent(null)}
         onFinished={() => void router.navigate({ to: '/admin', state: passOn ? { toast: passOn } : undefined })}

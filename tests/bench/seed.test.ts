@@ -87,6 +87,14 @@ describe(`bench:seed with ${USERS} users (PGlite)`, () => {
     expect(clinique[0]!.n).toBeGreaterThan(10);
   });
 
+  it("records, for every pending request, the account holding the invitee's address (issue 19)", async () => {
+    const [missing] = await rows<{ n: number }>(
+      `select count(*)::int as n from invitations i join users u on lower(u.email) = lower(i.invitee_email)
+       where i.status = 'PENDING' and i.invitee_user_id is distinct from u.id`,
+    );
+    expect(missing!.n).toBe(0);
+  });
+
   it('leaves invitations of every status and type, pending ones never repeated, decisions after requests', async () => {
     const kinds = await rows<{ status: string; invitation_type: string }>('select distinct status, invitation_type from invitations');
     expect(kinds).toHaveLength(6);

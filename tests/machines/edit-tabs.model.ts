@@ -22,7 +22,7 @@ const roles = [1, 2, 3, 4, 5, 6].map((id) => external(id, `ROLE_${id}`));
 const adminRole: OfferedRole = { id: 9, code: 'ADMIN_ADHERENT', name: 'Administrateur adhérent', type: 'INTERNAL' };
 const details = { firstName: 'Romain', lastName: 'Garnier', email: 'rh.clinique@portail.test', jobTitle: 'Gestionnaire RH', phoneNumber: '', mobilePhone: '', street: '', postalCode: '69003', city: 'Lyon' };
 
-const loaded = (id: string, form: Omit<EditForm, 'details'>, extra: Partial<LoadedUser> = {}): LoadedUser => ({ id, version: 3, holdsInternalRole: false, roles, offeredSirens: [sirenA, sirenB], form: { details, ...form }, ...extra });
+const loaded = (id: string, form: Omit<EditForm, 'details'>, extra: Partial<LoadedUser> = {}): LoadedUser => ({ id, version: 3, holdsInternalRole: false, pendingEmail: null, roles, offeredSirens: [sirenA, sirenB], form: { details, ...form }, ...extra });
 /** One external role on one SIRET of SIREN A. */
 export const siretHolder = loaded('u-siret', { sirens: [{ ...sirenA, selectAll: false, locked: false }], sirets: [a1], roleIds: [1] });
 /** Four roles already: the fifth is the last one allowed. */

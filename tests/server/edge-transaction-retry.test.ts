@@ -83,6 +83,9 @@ class RemoteDirectory implements IdentityDirectory {
   async updateAccount(_db: Kysely<Database>, subject: string) {
     this.calls.push(`update ${subject}`);
   }
+  async revokeSessions(_db: Kysely<Database>, subject: string) {
+    this.calls.push(`revoke ${subject}`);
+  }
 }
 
 describe('a retried unit of work with a remote identity directory', () => {
@@ -114,7 +117,8 @@ describe('a retried unit of work with a remote identity directory', () => {
     remote.calls.length = 0;
     const { result } = await conflicts.during('40P01', 1, () => callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/{id}/deactivate', params: { id } }));
     expect(result.status).toBe(200);
-    expect(remote.calls).toEqual([`disable ${subject}`, `enable ${subject}`, `disable ${subject}`]);
+    // Each deactivation also ends the person's sessions (issue 19); the undo of the first attempt only enables again.
+    expect(remote.calls).toEqual([`disable ${subject}`, `revoke ${subject}`, `enable ${subject}`, `disable ${subject}`, `revoke ${subject}`]);
   });
 });
 

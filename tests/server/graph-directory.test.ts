@@ -226,7 +226,7 @@ describe('GraphIdentityDirectory', () => {
 
   it('reuses and enables the account already signing in with that e-mail (a deleted user came back)', async () => {
     graphReply = (request) => {
-      if (request.method === 'POST') {
+      if (request.method === 'POST' && request.path === '/v1.0/users') {
         return { status: 400, body: { error: { code: 'Request_BadRequest', message: 'Another object with the same value for property identities already exists.' } } };
       }
       if (request.method === 'GET') return { status: 200, body: { value: [{ id: 'existing-id' }] } };
@@ -234,13 +234,16 @@ describe('GraphIdentityDirectory', () => {
     };
     const account = await directory().createAccount(trx, { email: "o'neil@exemple.fr", displayName: "Anne O'Neil" });
     expect(account).toEqual({ subject: 'existing-id', reused: true });
-    const [, lookup, patch] = graphCalls();
+    const [, lookup, patch, revoke] = graphCalls();
+    // Issue 19: whoever was signed in with the reused identity is signed out.
+    expect(revoke).toMatchObject({ method: 'POST', path: '/v1.0/users/existing-id/revokeSignInSessions' });
     const url = new URL(lookup!.path, base);
     expect(url.pathname).toBe('/v1.0/users');
     expect(url.searchParams.get('$filter')).toBe(`identities/any(c:c/issuerAssignedId eq 'o''neil@exemple.fr' and c/issuer eq '${TENANT_DOMAIN}')`);
     expect(url.searchParams.get('$select')).toBe('id');
     expect(patch).toMatchObject({ method: 'PATCH', path: '/v1.0/users/existing-id' });
-    expect(JSON.parse(patch!.body)).toEqual({ accountEnabled: true, displayName: "Anne O'Neil" });
+    // Issue 19: a reused identity also gets a new random password, to change at the next sign-in.
+    expect(JSON.parse(patch!.body)).toEqual({ accountEnabled: true, displayName: "Anne O'Neil", passwordProfile: { password: expect.stringMatching(/^.{32}$/), forceChangePasswordNextSignIn: true } });
   });
   describe('updateAccount', () => {
     const UPN = { signInType: 'userPrincipalName', issuer: TENANT_DOMAIN, issuerAssignedId: `${USER_ID}@${TENANT_DOMAIN}` };

@@ -83,15 +83,15 @@ for (const backend of backends) {
     });
 
     it('refuses an expired link, a forged one, and one signed with another secret', async () => {
-      const { subject, token } = await newAccount();
-      const expired = createAccountSetupToken(t.keys.accountSetupSecret, subject, { now: new Date(Date.now() - 8 * 24 * 3600 * 1000) });
+      const { email, subject, token } = await newAccount();
+      const expired = createAccountSetupToken(t.keys.accountSetupSecret, subject, { email, now: new Date(Date.now() - 8 * 24 * 3600 * 1000) });
       const [payload, signature] = token.split('.') as [string, string];
       const otherSubject = Buffer.from(JSON.stringify({ sub: 'someone-else', exp: Math.floor(Date.now() / 1000) + 3600, nonce: 'x' })).toString('base64url');
       const forged = [
         expired,
         `${otherSubject}.${signature}`,
         `${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`,
-        createAccountSetupToken('another-secret', subject),
+        createAccountSetupToken('another-secret', subject, { email }),
         '',
         'not-a-token',
       ];
@@ -129,9 +129,9 @@ describe('account set-up tokens and links', () => {
 
   it("points to the portal's sign-in page with an external identity provider", () => {
     let accountSetupUrl = configureAccountSetup({ publicOrigin: 'https://habilitations.example.fr', provider: 'b2c', secret: null });
-    expect(accountSetupUrl('any-subject')).toBe('https://habilitations.example.fr/authentication/sign-in');
+    expect(accountSetupUrl('any-subject', 'personne@exemple.fr')).toBe('https://habilitations.example.fr/authentication/sign-in');
     accountSetupUrl = configureAccountSetup({ publicOrigin: 'https://localhost:8443', provider: 'local', secret: 's3cret' });
-    const url = new URL(accountSetupUrl('subject-2'));
+    const url = new URL(accountSetupUrl('subject-2', 'personne@exemple.fr'));
     expect(url.origin + url.pathname).toBe('https://localhost:8443/oidc/account/setup');
     expect(readAccountSetupToken('s3cret', url.searchParams.get('token')!)).toBe('subject-2');
     expect(() => configureAccountSetup({ publicOrigin: 'https://localhost:8443', provider: 'local', secret: null })).toThrow();

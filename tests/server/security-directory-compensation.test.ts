@@ -46,6 +46,9 @@ class RemoteDirectory implements IdentityDirectory {
   async deleteAccount(_trx: Kysely<Database>, subject: string) {
     this.step('delete', subject, 'deleted');
   }
+  async revokeSessions(_trx: Kysely<Database>, subject: string) {
+    this.step('revoke', subject);
+  }
   async updateAccount(_trx: Kysely<Database>, subject: string) {
     this.step('update', subject);
   }
@@ -78,7 +81,7 @@ for (const backend of backends) {
       const user = await clinicUser();
       const { status, calls } = await callsDuring(() => failCommits.during(() => call('POST', `/api/v2/users/${user.id}/deactivate`)));
       expect(status).toBe(500);
-      expect(calls).toEqual([`disable ${user.subject}`, `enable ${user.subject}`]);
+      expect(calls).toEqual([`disable ${user.subject}`, `revoke ${user.subject}`, `enable ${user.subject}`]);
       expect(remote.stateOf(user.subject)).toBe('enabled');
       expect(await userRow(user.id)).toEqual({ is_active: true });
     });
@@ -96,7 +99,7 @@ for (const backend of backends) {
       const user = await clinicUser();
       const { status, calls } = await callsDuring(() => call('DELETE', `/api/v2/users/${user.id}?hardDelete=true`));
       expect(status).toBe(204);
-      expect(calls).toEqual([`disable ${user.subject}`, `delete ${user.subject}`]);
+      expect(calls).toEqual([`disable ${user.subject}`, `revoke ${user.subject}`, `delete ${user.subject}`]);
       expect(remote.stateOf(user.subject)).toBe('deleted');
       expect(await userRow(user.id)).toBeUndefined();
     });
@@ -105,7 +108,7 @@ for (const backend of backends) {
       const user = await clinicUser();
       const { status, calls } = await callsDuring(() => failCommits.during(() => call('DELETE', `/api/v2/users/${user.id}?hardDelete=true`)));
       expect(status).toBe(500);
-      expect(calls).toEqual([`disable ${user.subject}`, `enable ${user.subject}`]);
+      expect(calls).toEqual([`disable ${user.subject}`, `revoke ${user.subject}`, `enable ${user.subject}`]);
       expect(remote.stateOf(user.subject)).toBe('enabled');
       expect(await userRow(user.id)).toEqual({ is_active: true });
     });

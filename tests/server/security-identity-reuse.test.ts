@@ -17,7 +17,7 @@ const IDENTITY_TAKEN_MESSAGE = 'Le compte de connexion de cette adresse email ap
 
 /** Graph holding an account for every e-mail asked, whose object id is `subject`. */
 const graphHolding = (subject: string) => (call: GraphCall) => {
-  if (call.method === 'POST') return IDENTITY_TAKEN;
+  if (call.method === 'POST' && call.path === '/v1.0/users') return IDENTITY_TAKEN;
   if (call.method === 'GET') return { status: 200, body: { value: [{ id: subject }] } };
   return { status: 204 };
 };
@@ -90,13 +90,14 @@ for (const backend of backends) {
       graph.answer(graphHolding(orphan));
       const failed = await graphCallsDuring(() => failCommits.during(() => createFailing(freshEmail('revenant'))));
       expect(failed.result.status).toBe(500);
-      expect(failed.calls).toEqual(['POST /v1.0/users', 'GET /v1.0/users', `PATCH /v1.0/users/${orphan}`]);
+      // Issue 19: the reused identity's former sessions end too.
+      expect(failed.calls).toEqual(['POST /v1.0/users', 'GET /v1.0/users', `PATCH /v1.0/users/${orphan}`, `POST /v1.0/users/${orphan}/revokeSignInSessions`]);
 
       const email = freshEmail('revenant');
       const done = await graphCallsDuring(() => create(email));
       expect(done.result.status).toBe(201);
       expect(await subjectOf(email)).toBe(orphan);
-      expect(done.calls).toEqual(['POST /v1.0/users', 'GET /v1.0/users', `PATCH /v1.0/users/${orphan}`]);
+      expect(done.calls).toEqual(['POST /v1.0/users', 'GET /v1.0/users', `PATCH /v1.0/users/${orphan}`, `POST /v1.0/users/${orphan}/revokeSignInSessions`]);
     });
 
     it('deletes the account it created when the commit fails', async () => {

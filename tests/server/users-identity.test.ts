@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely, Transaction } from 'kysely';
 import { backends } from './db/test-databases.ts';
 import type { TestApp } from './support/test-app.ts';
-import { callApi, createUserAs, PERSONAS, rowCounts, startUsersApp, uniqueEmail, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
+import { callApi, confirmEmailChange, createUserAs, PERSONAS, rowCounts, startUsersApp, uniqueEmail, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 import { createIdentityAccount, setIdentityPassword, verifyLocalCredentials } from '../../server/identity/local-accounts.ts';
 import type { Database } from '../../server/db/schema.ts';
 import { IdentityDirectoryError, LocalIdentityDirectory, type IdentityDirectory } from '../../server/identity/directory.ts';
 
 const PASSWORD = 'Mot-de-passe-de-test-2026';
-const IDENTITY_TAKEN = 'Le compte de connexion de cette adresse email appartient déjà à un autre utilisateur.';
+const EMAIL_TAKEN = 'Cette adresse email est déjà utilisée par un autre utilisateur.';
 
 type Db = Transaction<Database> | Kysely<Database>;
 
@@ -33,6 +33,9 @@ class TestDirectory implements IdentityDirectory {
   }
   deleteAccount(trx: Db, subject: string) {
     return this.local.deleteAccount(trx, subject);
+  }
+  revokeSessions(trx: Db, subject: string) {
+    return this.local.revokeSessions(trx, subject);
   }
   updateAccount(trx: Db, subject: string, input: { email: string; displayName: string }) {
     this.updates.push({ subject, ...input });
@@ -78,6 +81,9 @@ for (const backend of backends) {
       for (const { path, displayName, payload } of edits) {
         const answer = await put(path, user.id, payload);
         expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        // Issue 19: the sign-in e-mail changes once its owner confirms it, not before.
+        expect(await verifyLocalCredentials(db(), payload.email, PASSWORD)).toBeNull();
+        expect((await confirmEmailChange(t, payload.email)).statusCode).toBe(200);
         expect(await verifyLocalCredentials(db(), payload.email, PASSWORD)).toEqual({ subject: user.subject, email: payload.email, displayName });
         expect(await verifyLocalCredentials(db(), previous, PASSWORD)).toBeNull();
         previous = payload.email;
@@ -91,15 +97,17 @@ for (const backend of backends) {
       expect(await verifyLocalCredentials(db(), user.email, PASSWORD)).toMatchObject({ subject: user.subject, displayName: 'Annie Morel' });
     });
 
-    it('answers 409 for an email another sign-in account holds, whatever its case, and changes nothing', async () => {
+    it('refuses (409) to confirm an email another sign-in account holds, whatever its case, and changes nothing', async () => {
       const user = await userWithPassword();
       const taken = uniqueEmail('identite.seule');
       // A sign-in account without a portal user (as a deleted user's would be, had it stayed).
       await createIdentityAccount(db(), { subject: `orphan-${taken}`, email: taken, displayName: 'Personne' });
+      // Issue 19: the new address waits for its owner; the sign-in account holding it refuses the confirmation.
+      expect((await put('/full-update', user.id, fullUpdate(taken.toUpperCase()))).status).toBe(200);
       const before = { counts: await rowCounts(t), row: await db().selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow() };
-      const { status, body } = await put('/full-update', user.id, fullUpdate(taken.toUpperCase()));
-      expect(status).toBe(409);
-      expect(body.message).toBe(IDENTITY_TAKEN);
+      const refused = await confirmEmailChange(t, taken.toUpperCase());
+      expect(refused.statusCode).toBe(409);
+      expect(refused.body).toContain(EMAIL_TAKEN);
       expect(await rowCounts(t)).toEqual(before.counts);
       expect(await db().selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow()).toEqual(before.row);
       expect((await identity(user.subject)).email).toBe(user.email);
@@ -132,8 +140,9 @@ for (const backend of backends) {
         directory.kind = 'local';
         directory.refuseDisable = false;
       }
+      // Issue 19: the new email waits for its owner's confirmation; the name changes at once.
       expect(directory.updates).toEqual([
-        { subject: user.subject, email, displayName: 'Jeanne Martin' },
+        { subject: user.subject, email: before.email, displayName: 'Jeanne Martin' },
         { subject: user.subject, email: before.email, displayName: before.display_name },
       ]);
     });

@@ -109,11 +109,12 @@ for (const backend of backends) {
       });
       const { status, body } = await fullUpdate(PERSONAS.backoffice, created.user.id, payload);
       expect(status).toBe(200);
-      expect(body.user).toMatchObject({ firstName: 'Jeanne', email: payload.email, street: null, mobilePhone: null, phoneNumber: '04 00 00 00 00', isActive: false, version: created.user.version + 1 });
+      // Issue 19: the new email waits for its owner's confirmation.
+      expect(body.user).toMatchObject({ firstName: 'Jeanne', email: created.user.email, pendingEmail: payload.email, street: null, mobilePhone: null, phoneNumber: '04 00 00 00 00', isActive: false, version: created.user.version + 1 });
       expect(body.organizations.map((o: { code: string; role: { code: string } }) => `${o.code} ${o.role.code}`).sort()).toEqual(
         [`${siret(1).code} COMPTABLE`, `${siret(1).code} GESTIONNAIRE`, `${siret(2).code} GESTIONNAIRE`].sort(),
       );
-      expect((await audits(created.user.id)).map((e) => e.action)).toEqual(['user.create', 'user.update', 'user.roles', 'user.deactivate']);
+      expect((await audits(created.user.id)).map((e) => e.action)).toEqual(['user.create', 'user.update', 'user.email.request', 'user.roles', 'user.deactivate']);
       const identity = await db().selectFrom('identity_accounts').select('enabled').where('subject', '=', subject).executeTakeFirstOrThrow();
       expect(identity.enabled).toBe(false);
     });

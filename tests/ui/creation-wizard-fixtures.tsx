@@ -38,6 +38,7 @@ export const createdUser: UserDetail = {
     firstName: 'Zoé',
     lastName: "N'Diaye-Lefèvre",
     email: 'zoe.ndiaye@exemple.fr',
+    pendingEmail: null,
     jobTitle: 'Responsable RH & paie',
     phoneNumber: null,
     mobilePhone: null,

@@ -87,6 +87,15 @@ describe('the approval confirmation', () => {
     expect(onClose).toHaveBeenCalled();
   });
 
+  it("shows why the server refused the approval when the address's account changed since the request", async () => {
+    const user = userEvent.setup();
+    const changed = "Le compte associé à cette adresse a changé depuis la demande : vérifiez la personne avant d'approuver.";
+    const { onOutcome } = setup('approve', () => ({ status: 409, body: { error: 'Conflict', message: changed, requestId: 'r' }, statusText: 'Conflict' }));
+    await user.click(screen.getByRole('button', { name: 'Confirmer' }));
+    await vi.waitFor(() => expect(onOutcome).toHaveBeenCalled());
+    expect(onOutcome.mock.calls[0]![0]).toMatchObject({ variant: 'error', title: 'Erreur lors de l\'approbation de "jeanne.martin@clinique.fr": Approval failed: 409 Conflict', description: changed });
+  });
+
   it('closes without a call when cancelled', async () => {
     const user = userEvent.setup();
     const { requests, onClose } = setup('approve', () => ({ status: 200, body: invitation }));

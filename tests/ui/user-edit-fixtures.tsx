@@ -32,13 +32,14 @@ const role = (id: number, code: string, name: string, type: 'INTERNAL' | 'EXTERN
 export const roles = [role(1, 'ADHESION', 'Adhésion'), role(5, 'ADMIN_ADHERENT', 'Administrateur adhérent ("Admin Adhérent")', 'INTERNAL'), role(6, 'RESSOURCE_HUMAINE', 'Ressources humaines'), role(10, 'COMPTABLE', 'Comptable')];
 
 /** Romain Garnier, Ressources humaines on the Lyon establishment of the Clinique des Tilleuls. */
-export function fullDetails(version: number, jobTitle = 'Gestionnaire RH'): UserFullDetails {
+export function fullDetails(version: number, jobTitle = 'Gestionnaire RH', pendingEmail: string | null = null): UserFullDetails {
   return {
     user: {
       id: USER_ID,
       firstName: 'Romain',
       lastName: 'Garnier',
       email: 'rh.clinique@portail.test',
+      pendingEmail,
       jobTitle,
       phoneNumber: '04 50 82 08 35',
       mobilePhone: null,
@@ -77,6 +78,8 @@ export interface EditScenario {
   /** The user's version on the "server"; bump it to play someone else's change. */
   version: number;
   jobTitle: string;
+  /** A new address waiting for its owner's confirmation, as the server answers it. */
+  pendingEmail: string | null;
   /** The answer to the next saves: 200 with the user, or a refusal with updateBody. */
   updateStatus: 200 | 400 | 409;
   updateBody: ErrorBody | null;
@@ -85,10 +88,10 @@ export interface EditScenario {
 
 /** The fake API holding USER_ID and the organizations above, and recording the saves. */
 export function editApi() {
-  const state: EditScenario = { version: 3, jobTitle: 'Gestionnaire RH', updateStatus: 200, updateBody: null, updates: [] };
+  const state: EditScenario = { version: 3, jobTitle: 'Gestionnaire RH', pendingEmail: null, updateStatus: 200, updateBody: null, updates: [] };
   const server = fakeApi()
     .on('get', '/api/v2/users/{id}/full-details', ({ params }) =>
-      params.id === USER_ID ? { status: 200, body: fullDetails(state.version, state.jobTitle) } : { status: 404, body: NOT_FOUND },
+      params.id === USER_ID ? { status: 200, body: fullDetails(state.version, state.jobTitle, state.pendingEmail) } : { status: 404, body: NOT_FOUND },
     )
     .on('put', '/api/v2/users/{id}/complete', ({ params, body, headers }) => {
       if (params.id !== USER_ID) return { status: 404, body: NOT_FOUND };

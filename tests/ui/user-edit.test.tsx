@@ -95,6 +95,31 @@ describe('the edit tabs (spec §2, §4)', () => {
   });
 });
 
+describe('a pending e-mail change (issue 19)', () => {
+  it("says 'Adresse en attente de confirmation : {email}' under the address in force, and keeps that address in the form", async () => {
+    const api = editApi();
+    api.pendingEmail = 'romain.garnier@nouvelle-adresse.fr';
+    renderEditPage(api);
+    expect(await screen.findByText('Adresse en attente de confirmation : romain.garnier@nouvelle-adresse.fr')).toBeTruthy();
+    expect(screen.getByDisplayValue('rh.clinique@portail.test')).toBeTruthy();
+  });
+
+  it('says, once a new address is saved, that a confirmation link went there and the address changes once confirmed', async () => {
+    const { user, api, view } = await openLoaded();
+    await user.clear(screen.getByLabelText('Email'));
+    await user.type(screen.getByLabelText('Email'), 'romain.garnier@nouvelle-adresse.fr');
+    await user.click(saveButton());
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/utilisateurs'));
+    expect(api.updates[0]!.body).toMatchObject({ email: 'romain.garnier@nouvelle-adresse.fr' });
+    expect(await screen.findByText("Un lien de confirmation a été envoyé à romain.garnier@nouvelle-adresse.fr : l'adresse changera quand la personne l'aura confirmée.")).toBeTruthy();
+  });
+
+  it('says nothing of a pending address when there is none', async () => {
+    await openLoaded();
+    expect(screen.queryByText(/Adresse en attente de confirmation/)).toBeNull();
+  });
+});
+
 describe('the save rules (spec §5)', () => {
   it('keeps Enregistrer disabled with the tooltip of the first rule broken, then saves against the version loaded', async () => {
     const { user, api, view } = await openLoaded();

@@ -19,6 +19,7 @@ const detail: UserDetail = {
     firstName: 'Claire',
     lastName: 'Vasseur',
     email: 'claire.vasseur@clinique.fr',
+    pendingEmail: null,
     jobTitle: 'Directrice des ressources humaines',
     phoneNumber: '04 72 00 00 00',
     mobilePhone: null,
@@ -97,6 +98,18 @@ describe('the user profile (spec §2 /utilisateurs/{id})', () => {
     expect(within(ehpad).getByText('Ressources humaines')).toBeTruthy();
     expect(within(ehpad).getByText('Comptable')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Modifier' }).getAttribute('href')).toBe(`/utilisateurs/edit/${USER_ID}`);
+    expect(screen.queryByText(/Adresse en attente de confirmation/)).toBeNull();
+  });
+
+  it("says 'Adresse en attente de confirmation : {email}' under the address in force while a new one waits for its owner (issue 19)", async () => {
+    const pending = { ...detail, user: { ...detail.user, pendingEmail: 'claire.vasseur@nouvelle-clinique.fr' } };
+    renderProfile(
+      fakeApi()
+        .on('get', '/api/v2/users/{id}', () => ({ status: 200, body: pending }))
+        .on('get', '/api/v2/organizations/code/{code}', () => ({ status: 404, body: { error: 'NotFound', message: 'x', requestId: 'r' } })),
+    );
+    expect(await screen.findByText('claire.vasseur@clinique.fr')).toBeTruthy();
+    expect(screen.getByText('Adresse en attente de confirmation : claire.vasseur@nouvelle-clinique.fr')).toBeTruthy();
   });
 
   it("offers no 'Modifier' when the server's allowedActions leave edit out (issue 19)", async () => {

@@ -25,6 +25,7 @@ export const INVITATION_MESSAGES = {
   roleNotAllowed: (roleName: string) => `Vous ne pouvez pas demander le rôle « ${roleName} ».`,
   backOfficeRole: "Le rôle Admin OPCO est celui du back-office : il ne s'attribue pas sur une organisation.",
   backOfficeAccount: (email: string) => `« ${email} » est un compte du back-office : un rôle d'organisation ne peut pas lui être attribué.`,
+  inviteeAccountChanged: "Le compte associé à cette adresse a changé depuis la demande : vérifiez la personne avant d'approuver.",
 } as const;
 
 export function requireCanListInvitations(actor: Actor): void {
@@ -85,4 +86,13 @@ export function allowedInvitationActions(actor: Actor, invitation: { status: str
     throw error;
   }
   return ['approve', 'reject'];
+}
+
+/**
+ * 409 when the account holding the invitee's address at approval is not the one that held it when the request
+ * was made (null: none): an account renamed to the address, or the holder renamed away or deleted. The role
+ * goes to the person the requester meant, or to a new account, never to whoever holds the address by then.
+ */
+export function requireSameInviteeAccount(recorded: string | null, current: string | null): void {
+  if (recorded !== current) throw conflict(INVITATION_MESSAGES.inviteeAccountChanged);
 }

@@ -74,7 +74,7 @@ export async function listInvitations(db: Kysely<Database>, query: InvitationLis
 
 const INVITATION_COLUMNS = [
   'id', 'invitee_email', 'organization_id', 'organization_code', 'organization_name', 'role_id', 'role_code', 'role_name', 'status', 'invitation_type',
-  'sender_user_id', 'sender_email', 'validator_user_id', 'validator_email', 'rejection_reason', 'metadata', 'created_at', 'processed_at',
+  'sender_user_id', 'sender_email', 'validator_user_id', 'validator_email', 'rejection_reason', 'metadata', 'created_at', 'processed_at', 'invitee_user_id',
 ] as const satisfies readonly (keyof InvitationRow)[];
 
 export async function findInvitation(db: Kysely<Database> | Transaction<Database>, id: number): Promise<InvitationRow | null> {

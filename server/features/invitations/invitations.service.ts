@@ -54,6 +54,7 @@ import {
   requireCanReadInvitation,
   requireCanRequestRole,
   requireInviteeNotBackOffice,
+  requireSameInviteeAccount,
   requiresInviteeProfile,
 } from './invitations.policy.ts';
 
@@ -199,6 +200,7 @@ export function invitationsService(deps: ServiceDeps) {
             const email = row.invitee_email;
             // Locked: the account cannot be deleted or changed under this approval.
             const existing = await lockUserByEmail(trx, email);
+            requireSameInviteeAccount(row.invitee_user_id, existing?.id ?? null);
             const inheritsToChildren = organization.type === 'SIREN';
             const grant = { organizationId: organization.id, organizationCode: organization.code, roleCode: role.code, inheritsToChildren };
             let user = existing;
@@ -254,7 +256,7 @@ export function invitationsService(deps: ServiceDeps) {
               // A remote account made for a transaction that did not commit is undone (never a reused one).
               if (!reused && directory.kind !== 'local') uow.onRollback({ what: 'deleteAccount', run: () => directory.deleteAccount(db, subject) });
               await setAuthId(trx, user.id, subject);
-              await outbox.enqueue(uow, accountInvitationMail({ email, firstName: user.first_name, lastName: user.last_name, setupUrl: deps.accountSetupUrl(subject) }));
+              await outbox.enqueue(uow, accountInvitationMail({ email, firstName: user.first_name, lastName: user.last_name, setupUrl: deps.accountSetupUrl(subject, email) }));
             }
             return row;
           },

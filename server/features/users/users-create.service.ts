@@ -28,7 +28,7 @@ export async function openAccountAndInvite(deps: UsersDeps, uow: UnitOfWork, ins
   // Never a reused account: it was nobody's before and stays.
   if (!account.reused && directory.kind !== 'local') uow.onRollback({ what: 'deleteAccount', run: () => directory.deleteAccount(db, account.subject) });
   const user = await setAuthId(uow.trx, inserted.id, account.subject);
-  const setupUrl = deps.accountSetupUrl(account.subject);
+  const setupUrl = deps.accountSetupUrl(account.subject, user.email);
   const outboxId = await outbox.enqueue(uow, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl }));
   return { user, outboxId };
 }

@@ -8,6 +8,7 @@ import { changedFields } from '../audit/audit.model.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
 import { plannedAssignments, requireInheritanceWithinReach } from './assignments.service.ts';
 import { loadAssignments } from './users-read.repository.ts';
+import { requestEmailChange } from './users-email.service.ts';
 import { visibleUser, type VisibleUser } from './users-read.service.ts';
 import { applyAssignments, deleteUserRows, emailInUse, updateUserRow } from './users-write.repository.ts';
 import { emailTaken, mapWriteError, staleVersion } from './users.errors.ts';
@@ -45,25 +46,30 @@ export function usersEditService(deps: UsersDeps) {
             requireNoOrganizationRoleForBackOffice(user, [...kept, ...desired], change.rolesField ?? 'body');
             checkRoleCount(new Set([...kept, ...desired].map((a) => a.roleId)).size, change.rolesField ?? 'body');
           }
+          // A new address (more than its letter case) waits for its owner's confirmation (users-email.service.ts):
+          // the e-mail and the sign-in identity stay; asking again for the pending address sends a new link.
+          const requestedEmail = change.fields.email;
+          const newEmail = requestedEmail && requestedEmail.toLowerCase() !== user.email.toLowerCase() ? requestedEmail : null;
+          const f = newEmail ? { ...change.fields, email: undefined } : change.fields;
 
-          const fieldChanges = changedFields(personalFields(user), change.fields);
+          const fieldChanges = changedFields(personalFields(user), f);
           const activeChanged = change.isActive !== undefined && change.isActive !== user.is_active;
           const diff = desired === null ? null : diffAssignments(replaceable, desired);
           const rolesChanged = diff !== null && !isEmptyDiff(diff);
-          if (Object.keys(fieldChanges).length === 0 && !activeChanged && !rolesChanged) return { user, scope, assignments };
+          if (Object.keys(fieldChanges).length === 0 && !newEmail && !activeChanged && !rolesChanged) return { user, scope, assignments };
           // What is the person's across employers only when all of their assignments are within reach; roles within it always.
-          if (Object.keys(fieldChanges).length > 0 || activeChanged) requireCanChangeAccount(actor, assignments);
+          if (Object.keys(fieldChanges).length > 0 || newEmail || activeChanged) requireCanChangeAccount(actor, assignments);
           if (diff) await requireInheritanceWithinReach(trx, actor, inheritanceGiven(diff, replaceable));
           // Uniqueness only once the actor may make the change: a refused caller learns nothing of who has an account.
           const email = change.fields.email;
           if (email && email.toLowerCase() !== user.email.toLowerCase() && (await emailInUse(trx, email, id))) throw emailTaken();
 
           // The user's row first, conditioned on the version read: a concurrent change makes it touch no row.
-          const f = change.fields;
           const columns = {
             first_name: f.firstName,
             last_name: f.lastName,
             email: f.email,
+            pending_email: newEmail ?? undefined,
             job_title: f.jobTitle,
             phone_number: f.phoneNumber,
             mobile_phone: f.mobilePhone,
@@ -78,6 +84,7 @@ export function usersEditService(deps: UsersDeps) {
           if (rolesChanged) await applyAssignments(trx, id, diff);
           const entry = userAuditEntry(actor, id, assignments);
           if (Object.keys(fieldChanges).length) await writeAudit(trx, { ...entry, action: 'user.update', changes: fieldChanges });
+          if (newEmail) await requestEmailChange(deps, uow, { actor, before: user, newEmail, assignments });
           const after = rolesChanged ? await loadAssignments(trx, [id]) : assignments;
           if (rolesChanged) {
             await writeAudit(trx, { ...entry, action: 'user.roles', changes: { assignments: { before: describeAssignments(assignments), after: describeAssignments(after) } } });
@@ -100,8 +107,11 @@ export function usersEditService(deps: UsersDeps) {
           } else if (subject && activeChanged) {
             await directory.disableAccount(trx, subject);
             if (isRemote()) uow.onRollback({ what: 'enableAccount', run: () => directory.enableAccount(db, subject), failure: undoFailure });
+            // A deactivated person's sessions end at the provider too (nothing to undo: they sign in again).
+            await directory.revokeSessions(trx, subject);
           }
-          return { user: updated, scope, assignments: after };
+          // The pending address as reads show it: the one just asked for, else the one still waiting (not an expired one).
+          return { user: { ...updated, pending_email: newEmail ?? user.pending_email }, scope, assignments: after };
         },
         log,
       );
@@ -154,6 +164,7 @@ export function usersEditService(deps: UsersDeps) {
             const subject = user.auth_id;
             if (!subject) return;
             await directory.disableAccount(trx, subject);
+            await directory.revokeSessions(trx, subject);
             if (isRemote() && user.is_active) {
               uow.onRollback({
                 what: 'enableAccount',

@@ -18,6 +18,9 @@ const USER_COLUMNS = [
   'users.updated_at', 'users.version',
 ] as const satisfies readonly `users.${keyof UserRow}`[];
 
+/** users.pending_email while its confirmation link is still good (24 h), else null: an expired request waits no more. */
+const livePendingEmail = sql<string | null>`case when exists (select 1 from email_change_tokens t where t.user_id = users.id and t.expires_at > now()) then users.pending_email end`.as('pending_email');
+
 export interface AssignmentRecord {
   id: string;
   userId: string;
@@ -36,7 +39,7 @@ export interface AssignmentRecord {
 }
 
 export async function findUser(db: Kysely<Database>, id: string, options: { forUpdate?: boolean } = {}): Promise<UserRow | undefined> {
-  const query = db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id);
+  const query = db.selectFrom('users').select(USER_COLUMNS).select(livePendingEmail).where('id', '=', id);
   return options.forUpdate ? query.forUpdate().executeTakeFirst() : query.executeTakeFirst();
 }
 
@@ -328,6 +331,7 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
     .selectFrom(ids)
     .innerJoin('users', 'users.id', 'page.id')
     .select(USER_COLUMNS)
+    .select(livePendingEmail)
     .select((eb) => pendingInvitationFor(eb, query.pendingReach).as('has_pending_invitation'))
     .orderBy(sortKey(query))
     .orderBy(sql`users.id ${direction}`)

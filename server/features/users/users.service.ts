@@ -2,6 +2,7 @@
 import { usersBackOfficeService } from './users-backoffice.service.ts';
 import { usersCreateService } from './users-create.service.ts';
 import { usersEditService } from './users-edit.service.ts';
+import { usersEmailService } from './users-email.service.ts';
 import { fullDetailsOf, usersReadService } from './users-read.service.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 import type { Actor } from '../../core/actor.ts';
@@ -15,6 +16,7 @@ export function usersService(deps: UsersDeps) {
     ...usersCreateService(deps),
     ...usersBackOfficeService(deps),
     ...usersEditService(deps),
+    ...usersEmailService(deps),
     /** The edit page's view of a user just changed. */
     fullDetailsOf: (actor: Actor, found: VisibleUser) => fullDetailsOf(deps.db, actor, found),
   };

@@ -17,10 +17,13 @@ const t = fr.invitations;
 export function decisionOutcome(mode: 'list' | 'detail', decision: Decision, invitation: Invitation, reason: string, failure: DecisionFailure | null): Omit<ToastMessage, 'durationMs'> {
   const email = invitation.inviteeEmail;
   if (failure) {
-    if (mode === 'detail') return { variant: 'error', title: decision === 'approve' ? t.detail.approveFailed : t.detail.rejectFailed };
+    // A refused approval (409) says why in the server's words: already decided, the 5-role limit, or the account of
+    // the address changed since the request (the back office checks the person before approving again).
+    const why = decision === 'approve' && failure.status === 409 && failure.message ? { description: failure.message } : {};
+    if (mode === 'detail') return { variant: 'error', title: decision === 'approve' ? t.detail.approveFailed : t.detail.rejectFailed, ...why };
     if (decision === 'approve') {
       const message = failure.status > 0 ? t.list.approvalFailedMessage(failure.status, failure.statusText) : t.list.unknownError;
-      return { variant: 'error', title: t.list.approveFailed(email, message) };
+      return { variant: 'error', title: t.list.approveFailed(email, message), ...why };
     }
     const message = failure.reasonError ? t.list.validationError(failure.reasonError) : (failure.message ?? t.list.unknownError);
     return { variant: 'error', title: t.list.rejectFailed(email, message) };

@@ -50,13 +50,18 @@ export function UserEditFlow({ api, queryClient, userId, editor, canSearchSirens
 
   const name = `${form.details.firstName} ${form.details.lastName}`.trim() || form.details.email;
   const outcome = snapshot.matches('refused') ? 'refused' : snapshot.matches('saved') ? 'saved' : snapshot.matches('cancelled') ? 'cancelled' : null;
-  const latest = useRef({ refusal, name });
-  latest.current = { refusal, name };
+  // A new address (more than its letter case) waits for its owner's confirmation: the toast says where the link went.
+  const newEmail = form.details.email.trim();
+  const emailPending = newEmail.toLowerCase() !== initial.details.email.trim().toLowerCase() ? newEmail : null;
+  const latest = useRef({ refusal, name, emailPending });
+  latest.current = { refusal, name, emailPending };
   useEffect(() => {
     if (!outcome) return;
-    const { refusal: why, name: who } = latest.current;
+    const { refusal: why, name: who, emailPending: pending } = latest.current;
     if (outcome === 'refused') toast({ id: 'user-edit-refused', variant: 'error', title: why === 'self' ? t.selfRefused : t.internalRefused, durationMs: USERS_TOAST_MS });
-    if (outcome === 'saved') toast({ id: `user-edit-saved-${userId}`, variant: 'success', title: t.saved(who), durationMs: USERS_TOAST_MS });
+    if (outcome === 'saved') {
+      toast({ id: `user-edit-saved-${userId}`, variant: 'success', title: t.saved(who), ...(pending ? { description: t.emailPending(pending) } : {}), durationMs: USERS_TOAST_MS });
+    }
     void router.navigate({ to: '/utilisateurs', replace: outcome === 'refused' });
   }, [outcome, toast, router, userId]);
 
@@ -123,6 +128,7 @@ export function UserEditFlow({ api, queryClient, userId, editor, canSearchSirens
       <UserEditPage
         name={name}
         email={initial.details.email}
+        pendingEmail={user.pendingEmail}
         tab={lastTab.current}
         tabBlocks={{ details: null, siren: null, siret: tabBlock(form, 'siret'), roles: tabBlock(form, 'roles') }}
         onTab={(tab) => send({ type: 'tab.select', tab })}

@@ -25,6 +25,8 @@ export interface LoadedUser {
   id: string;
   version: number;
   holdsInternalRole: boolean;
+  /** A new address waiting for its owner's confirmation (the form's email stays the one in force); null: none. */
+  pendingEmail: string | null;
   form: EditForm;
   roles: OfferedRole[];
   /** The SIRENs offered without a search (for people without ORG_LIST). */

@@ -10,6 +10,8 @@ export interface UserProfileData {
   firstName: string;
   lastName: string;
   email: string;
+  /** A new address waiting for its owner's confirmation; the e-mail stays the one above until then. */
+  pendingEmail: string | null;
   isActive: boolean;
   jobTitle: string | null;
   phoneNumber: string | null;
@@ -66,6 +68,11 @@ function SirenCard({ siren }: { siren: ProfileSiren }) {
   );
 }
 
+/** A new address waiting for its owner's confirmation (issue 19): said on the profile and the edit page. */
+export function PendingEmail({ email }: { email: string }) {
+  return <p className="mt-1 text-sm break-all text-amber-900">{t.pendingEmail(email)}</p>;
+}
+
 /** Spec §2 /utilisateurs/{id}: read-only; name, email, personal details, then per SIREN its SIRETs with role badges. */
 export function UserProfile({ user, sirens, actions }: { user: UserProfileData; sirens: ProfileSiren[]; actions?: ReactNode }) {
   const name = `${user.firstName} ${user.lastName}`.trim();
@@ -76,6 +83,7 @@ export function UserProfile({ user, sirens, actions }: { user: UserProfileData; 
           <h1 className="text-2xl font-bold text-slate-900">{t.heading}</h1>
           <p className="mt-2 text-xl font-semibold text-slate-900">{name}</p>
           <p className="text-slate-700">{user.email}</p>
+          {user.pendingEmail && <PendingEmail email={user.pendingEmail} />}
           {!user.isActive && <p className="mt-2 inline-block rounded-full bg-amber-100 px-3 py-0.5 text-sm font-medium text-amber-900">{t.inactive}</p>}
         </div>
         {actions}

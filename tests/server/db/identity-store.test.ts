@@ -93,6 +93,8 @@ describe.each(backends)('local identity store on $name', (backend) => {
       enabled: true,
       hasPassword: true,
       createdAt: expect.any(Date),
+      // Issue 19: when the account's sessions were last ended (never, here).
+      sessionsRevokedAt: null,
     });
     expect(await findIdentityByEmail(db, 'LECTEUR@portail.test')).toEqual(bySubject);
     expect(await findIdentityBySubject(db, 'no-such-subject')).toBeNull();

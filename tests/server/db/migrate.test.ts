@@ -10,6 +10,7 @@ import { backends, createTestDatabase, type TestDatabase } from './test-database
 
 const TABLES = [
   'audit_log',
+  'email_change_tokens',
   'identity_accounts',
   'invitation_counts',
   'invitations',

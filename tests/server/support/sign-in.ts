@@ -28,16 +28,20 @@ export interface SignInForm {
   page(): Promise<LightMyRequestResponse>;
   /** Posts the form from this client address: the provider's answer (the page again, or a redirect). */
   post(email: string, password: string): Promise<LightMyRequestResponse>;
-  /** After a successful post: follows the redirect and exchanges the code for the provider's tokens. */
-  tokens(afterPost: LightMyRequestResponse): Promise<{ id_token: string; access_token: string }>;
+  /** After a successful post: follows the redirects and exchanges the code for the provider's tokens (a refresh token with offline_access). */
+  tokens(afterPost: LightMyRequestResponse): Promise<{ id_token: string; access_token: string; refresh_token?: string }>;
+  /** The provider's answer to a refresh-token grant. */
+  refresh(refreshToken: string): Promise<LightMyRequestResponse>;
+  /** A silent authorization request (prompt=none) with this browser's provider cookies: where the provider redirects. */
+  silent(): Promise<URL>;
 }
 
 /** Starts a sign-in as the SPA would (PKCE, code flow) from `remoteAddress`, up to the French form. */
-export async function openSignInForm(t: TestApp, remoteAddress = '127.0.0.1'): Promise<SignInForm> {
+export async function openSignInForm(t: TestApp, remoteAddress = '127.0.0.1', scope = 'openid email profile'): Promise<SignInForm> {
   const jar = new CookieJar();
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const query = new URLSearchParams({ client_id: t.audience, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'openid email profile', code_challenge: challenge, code_challenge_method: 'S256', state: 's', nonce: 'n' });
+  const query = new URLSearchParams({ client_id: t.audience, redirect_uri: REDIRECT_URI, response_type: 'code', scope, code_challenge: challenge, code_challenge_method: 'S256', state: 's', nonce: 'n' });
   const start = await t.app.inject({ method: 'GET', url: `/oidc/auth?${query}`, remoteAddress });
   jar.keep(start);
   const pageUrl = String(start.headers.location);
@@ -62,8 +66,10 @@ export async function openSignInForm(t: TestApp, remoteAddress = '127.0.0.1'): P
       return answer;
     },
     async tokens(afterPost) {
-      const resumed = await get(new URL(String(afterPost.headers.location), 'https://localhost:8443').pathname);
-      const code = new URL(String(resumed.headers.location)).searchParams.get('code');
+      // The provider's own hops (resuming the authorization, the consent its interaction grants at once) up to the code.
+      let resumed = await get(new URL(String(afterPost.headers.location), 'https://localhost:8443').pathname);
+      for (let hop = 0; hop < 5 && String(resumed.headers.location ?? '').startsWith('/oidc/'); hop++) resumed = await get(String(resumed.headers.location));
+      const code = new URL(String(resumed.headers.location), 'https://localhost:8443').searchParams.get('code');
       if (!code) throw new Error(`no code after the sign-in: ${resumed.statusCode} ${String(resumed.headers.location)}`);
       const exchange = await t.app.inject({
         method: 'POST',
@@ -74,6 +80,26 @@ export async function openSignInForm(t: TestApp, remoteAddress = '127.0.0.1'): P
       });
       if (exchange.statusCode !== 200) throw new Error(`token exchange: ${exchange.statusCode} ${exchange.body}`);
       return exchange.json();
+    },
+    refresh(refreshToken) {
+      return t.app.inject({
+        method: 'POST',
+        url: '/oidc/token',
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: t.audience }).toString(),
+      });
+    },
+    async silent() {
+      const silentVerifier = randomBytes(32).toString('base64url');
+      const params = new URLSearchParams({
+        client_id: t.audience, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'openid email profile', prompt: 'none', state: 's2', nonce: 'n2',
+        code_challenge: createHash('sha256').update(silentVerifier).digest('base64url'), code_challenge_method: 'S256',
+      });
+      let answer = await get(`/oidc/auth?${params}`);
+      for (let hop = 0; hop < 5 && String(answer.headers.location ?? '').startsWith('/oidc/'); hop++) answer = await get(String(answer.headers.location));
+      if (!answer.headers.location) throw new Error(`no redirect from the silent request: ${answer.statusCode} ${answer.body.slice(0, 500)}`);
+      return new URL(String(answer.headers.location), 'https://localhost:8443');
     },
   };
 }

@@ -1,9 +1,10 @@
 // Calls of the users API as a given person, every answer checked against the contract; demo data lookups.
 import { randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Backend } from '../db/test-databases.ts';
 import { callApi } from './api.ts';
 import { countRows } from './fixtures.ts';
+import { startGraphStub } from './graph-stub.ts';
 import { demoOrganizations, type DemoOrganizations } from './organizations.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
 
@@ -96,4 +97,37 @@ export function rowCounts(t: TestApp) {
     userPermissions: 'user_permissions',
     invitations: 'invitations',
   });
+}
+
+/**
+ * Confirms the pending e-mail change of this new address as its owner does (issue 19): the link of the last
+ * 'email.change.confirm' e-mail sent there, posted from the portal's confirmation page. Answers the page's answer.
+ */
+export async function confirmEmailChange(t: TestApp, newEmail: string) {
+  const mail = await t.database.handle.db
+    .selectFrom('outbox')
+    .select('body')
+    .where('recipient', '=', newEmail)
+    .where('kind', '=', 'email.change.confirm')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const token = new URL(/https:\/\/\S+/.exec(mail.body)![0]).searchParams.get('token')!;
+  return t.app.inject({ method: 'POST', url: '/compte/confirmer-email', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token }).toString() });
+}
+
+/**
+ * For the describe block that calls it: the users app whose identity directory is Microsoft Graph, played by a
+ * local stub (started before the block's tests, closed after them). Read its fields inside the tests.
+ */
+export function usersAppOnGraph(backend: Backend) {
+  const app = {} as { t: TestApp; orgs: DemoOrganizations; roles: RoleIds; graph: Awaited<ReturnType<typeof startGraphStub>> };
+  beforeAll(async () => {
+    app.graph = await startGraphStub();
+    Object.assign(app, await startUsersApp(backend, { directory: app.graph.directory() }));
+  });
+  afterAll(async () => {
+    await app.t?.close();
+    await app.graph?.close();
+  });
+  return app;
 }

@@ -4,6 +4,7 @@ import * as Tooltip from '@radix-ui/react-tooltip';
 import { EDIT_TABS, type EditTab, type SaveBlock, type TabBlock } from '../../../domain/user-edit';
 import { fr } from '../../../i18n/fr';
 import { ReasonButton } from '../../reason-button';
+import { PendingEmail } from '../user-profile';
 import { ReasonText, TabReason } from './with-reason';
 
 const t = fr.userEdit;
@@ -11,6 +12,8 @@ const t = fr.userEdit;
 export interface UserEditPageProps {
   name: string;
   email: string;
+  /** A new address waiting for its owner's confirmation; null: none. */
+  pendingEmail: string | null;
   tab: EditTab;
   tabBlocks: Record<EditTab, TabBlock | null>;
   onTab: (tab: EditTab) => void;
@@ -27,7 +30,7 @@ const triggerClass =
   'relative -mb-px border-b-2 border-transparent px-4 py-2.5 font-medium text-slate-700 hover:text-brand-700 data-[state=active]:border-brand-600 data-[state=active]:text-brand-700 aria-disabled:cursor-not-allowed aria-disabled:text-slate-500';
 
 /** Spec §2 /utilisateurs/edit/{userId}: four tabs (Radix Tabs), each disabled tab saying why, then Annuler and Enregistrer. */
-export function UserEditPage({ name, email, tab, tabBlocks, onTab, panels, saveBlock, saving, saveError, onCancel, onSave }: UserEditPageProps) {
+export function UserEditPage({ name, email, pendingEmail, tab, tabBlocks, onTab, panels, saveBlock, saving, saveError, onCancel, onSave }: UserEditPageProps) {
   const id = useId();
   const saveReason = saveBlock ? t.saveBlocked[saveBlock] : null;
   return (
@@ -38,6 +41,7 @@ export function UserEditPage({ name, email, tab, tabBlocks, onTab, panels, saveB
           <p className="mt-1 text-slate-700">
             <span className="font-semibold text-slate-900">{name}</span> · {email}
           </p>
+          {pendingEmail && <PendingEmail email={pendingEmail} />}
         </div>
         {saveError && (
           <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-red-900">
