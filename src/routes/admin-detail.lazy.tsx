@@ -11,7 +11,7 @@ import { formatDateTime } from '../domain/dates';
 import { InvitationDetail } from '../ui/invitations/invitation-detail';
 import { ProcessingOverlay } from '../ui/processing-overlay';
 import { Spinner } from '../ui/spinner';
-import { ReasonButton } from '../ui/reason-button';
+import { ReasonHintButton } from '../ui/reason-hint-button';
 import { useToast, type ToastMessage } from '../ui/toaster';
 import { fr } from '../i18n/fr';
 
@@ -64,20 +64,20 @@ function InvitationScreen() {
       {pending && (
         <div className="flex gap-3">
           {/* The server says whether the caller may decide (allowedActions); the read-only back office sees why not. */}
-          <ReasonButton
+          <ReasonHintButton
             reason={invitation.allowedActions.includes('approve') ? null : fr.invitations.noRightApprove}
             onClick={() => (setAlert(null), setIntent('approve'))}
             className={`${decisionButton} bg-green-700 hover:bg-green-800`}
           >
             {fr.invitations.approve}
-          </ReasonButton>
-          <ReasonButton
+          </ReasonHintButton>
+          <ReasonHintButton
             reason={invitation.allowedActions.includes('reject') ? null : fr.invitations.noRightReject}
             onClick={() => (setAlert(null), setIntent('reject'))}
             className={`${decisionButton} bg-red-700 hover:bg-red-800`}
           >
             {fr.invitations.reject}
-          </ReasonButton>
+          </ReasonHintButton>
         </div>
       )}
       <DecisionFlow

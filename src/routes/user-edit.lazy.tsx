@@ -4,7 +4,7 @@ import { useDocumentTitle } from '../lib/use-document-title';
 import { UserEditFlow } from '../features/user-edit/user-edit-flow';
 import { useSession } from '../session';
 import { hasPermission, isBackOffice } from '../../rules/permissions';
-import { UserNotFound } from '../ui/users/user-profile';
+import { UserNotFound } from '../ui/users/user-notices';
 import { fr } from '../i18n/fr';
 
 /** Spec §2: the edit page, behind its extra guard (oneself; a non-back-office person and a holder of an INTERNAL role), which the machine applies. */

@@ -10,7 +10,7 @@ import { useEditOrganizations } from './use-edit-organizations';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Spinner } from '../../ui/spinner';
 import { useToast } from '../../ui/toaster';
-import { UserNotFound } from '../../ui/users/user-profile';
+import { UserNotFound } from '../../ui/users/user-notices';
 import { DetailsTab } from '../../ui/users/edit/details-tab';
 import { RolesTab } from '../../ui/users/edit/roles-tab';
 import { SirenTab } from '../../ui/users/edit/siren-tab';

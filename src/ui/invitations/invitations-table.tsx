@@ -1,6 +1,6 @@
 import { fr } from '../../i18n/fr';
 import { DataTable } from '../data-table';
-import { ReasonButton } from '../reason-button';
+import { ReasonHintButton } from '../reason-hint-button';
 import type { SortOrder } from '../sortable-header';
 import { InvitationStatusBadge, type InvitationStatus } from './status-badge';
 
@@ -63,7 +63,7 @@ export function InvitationsTable({ rows, updating, sort, order, formatDate, onSo
                 <td className="px-3 py-2">
                   <div className="flex flex-wrap items-center justify-end gap-1 whitespace-nowrap lg:min-w-44">
                     {/* Decided: disabled for everyone (spec §2). Pending but not the caller's to decide: disabled with the reason. */}
-                    <ReasonButton
+                    <ReasonHintButton
                       disabled={decided}
                       reason={row.allowedActions.includes('approve') ? null : t.noRightApprove}
                       onClick={() => onApprove(row)}
@@ -71,8 +71,8 @@ export function InvitationsTable({ rows, updating, sort, order, formatDate, onSo
                       className={`${action} bg-green-700 text-white hover:bg-green-800`}
                     >
                       {t.approve}
-                    </ReasonButton>
-                    <ReasonButton
+                    </ReasonHintButton>
+                    <ReasonHintButton
                       disabled={decided}
                       reason={row.allowedActions.includes('reject') ? null : t.noRightReject}
                       onClick={() => onReject(row)}
@@ -80,7 +80,7 @@ export function InvitationsTable({ rows, updating, sort, order, formatDate, onSo
                       className={`${action} bg-red-700 text-white hover:bg-red-800`}
                     >
                       {t.reject}
-                    </ReasonButton>
+                    </ReasonHintButton>
                     <button type="button" onClick={() => onView(row)} aria-label={t.actionFor(t.view, row.inviteeEmail)} className={`${action} border border-slate-300 text-slate-800 hover:bg-slate-100`}>
                       {t.view}
                     </button>

@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { fr } from '../../i18n/fr';
-import { ReasonButton } from '../reason-button';
+import { ReasonHintButton } from '../reason-hint-button';
 
 export interface RowPermissions {
   edit: boolean;
@@ -38,14 +38,14 @@ export function RowActions({ name, isActive, allowed, onEdit, onView, onDeactiva
   };
   return (
     <div className="flex items-center justify-end gap-1 whitespace-nowrap">
-      <ReasonButton
+      <ReasonHintButton
         reason={allowed.edit ? null : allowed.refusal === 'protected' ? t.cannotEdit : t.noRightEdit}
         onClick={onEdit}
         aria-label={t.editUser(name)}
         className="rounded-md border border-slate-300 px-2.5 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 aria-disabled:cursor-not-allowed aria-disabled:border-slate-200 aria-disabled:bg-slate-100 aria-disabled:text-slate-500"
       >
         {t.edit}
-      </ReasonButton>
+      </ReasonHintButton>
       {/* Not modal: a modal menu hides the page with aria-hidden while its buttons stay focusable (axe: aria-hidden-focus). */}
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger ref={trigger} aria-label={t.actions(name)} className="rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100">

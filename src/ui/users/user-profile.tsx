@@ -3,6 +3,9 @@ import { roleDisplayLabel, roleTone } from '../../../rules/roles';
 import type { HeldRole, ProfileSiren } from '../../domain/user-profile';
 import { fr } from '../../i18n/fr';
 import { RoleBadge } from '../role-badge';
+import { PendingEmail } from './user-notices';
+
+export { PendingEmail, UserNotFound } from './user-notices';
 
 const t = fr.userProfile;
 
@@ -68,10 +71,6 @@ function SirenCard({ siren }: { siren: ProfileSiren }) {
   );
 }
 
-/** A new address waiting for its owner's confirmation (issue 19): said on the profile and the edit page. */
-export function PendingEmail({ email }: { email: string }) {
-  return <p className="mt-1 text-sm break-all text-amber-900">{t.pendingEmail(email)}</p>;
-}
 
 /** Spec §2 /utilisateurs/{id}: read-only; name, email, personal details, then per SIREN its SIRETs with role badges. */
 export function UserProfile({ user, sirens, actions }: { user: UserProfileData; sirens: ProfileSiren[]; actions?: ReactNode }) {
@@ -115,18 +114,6 @@ export function UserProfile({ user, sirens, actions }: { user: UserProfileData; 
           </ul>
         )}
       </section>
-    </div>
-  );
-}
-
-/** 'Utilisateur introuvable' / 'Aucune donnée.' (spec §2), for the profile and the edit page alike. */
-export function UserNotFound({ detail, children }: { detail?: string | null; children?: ReactNode }) {
-  return (
-    <div className="space-y-3">
-      <h1 className="text-2xl font-bold text-slate-900">{t.notFoundTitle}</h1>
-      <p className="text-slate-700">{t.notFoundText}</p>
-      {detail && <p className="text-sm text-slate-600">{detail}</p>}
-      {children}
     </div>
   );
 }

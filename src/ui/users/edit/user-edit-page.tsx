@@ -4,7 +4,7 @@ import * as Tooltip from '@radix-ui/react-tooltip';
 import { EDIT_TABS, type EditTab, type SaveBlock, type TabBlock } from '../../../domain/user-edit';
 import { fr } from '../../../i18n/fr';
 import { ReasonButton } from '../../reason-button';
-import { PendingEmail } from '../user-profile';
+import { PendingEmail } from '../user-notices';
 import { ReasonText, TabReason } from './with-reason';
 
 const t = fr.userEdit;
