@@ -77,5 +77,6 @@ export function toUserFullDetails(input: FullDetails) {
     availableRoles: input.availableRoles.map(toRoleDto),
     availableOrganizations: [...input.availableOrganizations],
     permissions: byCode(input.permissions),
+    allowedActions: [...input.allowedActions],
   };
 }

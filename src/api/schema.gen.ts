@@ -830,6 +830,7 @@ export interface components {
             inheritsToChildren: boolean;
         };
         UserFullDetails: {
+            allowedActions: components["schemas"]["UserActions"];
             user: components["schemas"]["UserDetailUser"];
             assignments: components["schemas"]["UserRoleAssignment"][];
             /** @description Roles the caller may assign */

@@ -158,11 +158,18 @@ export function expandSelectAll<F extends Pick<EditForm, 'sirens' | 'sirets'>>(f
   return { ...form, sirets: [...form.sirets.filter((s) => s.sirenId !== sirenId), ...all] };
 }
 
-/** Why a person may not edit this user (spec §2, §6): themselves, or, for non-back-office people, a holder of an INTERNAL role. */
-export type EditRefusal = 'self' | 'internalRole';
+/**
+ * Why a person may not edit this user. Whether they may is the server's decision (`allowedActions` holding
+ * 'edit', issue 19); the page only picks the words: oneself (known before loading, spec §6), a holder of an
+ * INTERNAL role for a non-back-office person (spec §2), else no right ('Vous n'avez pas le droit de …').
+ */
+export type EditRefusal = 'self' | 'internalRole' | 'noRight';
 
-export function editRefusal(editor: { id: string; backOffice: boolean }, target: { id: string; holdsInternalRole: boolean }): EditRefusal | null {
+export function editRefusal(
+  editor: { id: string; backOffice: boolean },
+  target: { id: string; holdsInternalRole: boolean; mayEdit?: boolean },
+): EditRefusal | null {
   if (editor.id === target.id) return 'self';
-  if (!editor.backOffice && target.holdsInternalRole) return 'internalRole';
-  return null;
+  if (target.mayEdit !== false) return null;
+  return !editor.backOffice && target.holdsInternalRole ? 'internalRole' : 'noRight';
 }

@@ -188,6 +188,7 @@ export const fr = {
     keepEditing: 'Continuer la saisie',
     selfRefused: 'Vous ne pouvez pas modifier votre propre profil',
     internalRefused: 'Vous ne pouvez pas modifier cet utilisateur',
+    noRightRefused: "Vous n'avez pas le droit de modifier cet utilisateur.",
     siren: {
       search: 'Rechercher un SIREN ou son nom',
       searchLabel: 'Rechercher un SIREN',

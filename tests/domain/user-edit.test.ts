@@ -92,8 +92,12 @@ describe('the tab and save rules', () => {
 
   it('refuses oneself, and a holder of an INTERNAL role to people outside the back office', () => {
     expect(editRefusal({ id: 'a', backOffice: true }, { id: 'a', holdsInternalRole: false })).toBe('self');
-    expect(editRefusal({ id: 'a', backOffice: false }, { id: 'b', holdsInternalRole: true })).toBe('internalRole');
-    expect(editRefusal({ id: 'a', backOffice: true }, { id: 'b', holdsInternalRole: true })).toBeNull();
+    // Whether to refuse is the server's (allowedActions without 'edit'), the words the page's (issue 19).
+    expect(editRefusal({ id: 'a', backOffice: false }, { id: 'b', holdsInternalRole: true, mayEdit: false })).toBe('internalRole');
+    expect(editRefusal({ id: 'a', backOffice: true }, { id: 'b', holdsInternalRole: true, mayEdit: true })).toBeNull();
+    expect(editRefusal({ id: 'a', backOffice: true }, { id: 'b', holdsInternalRole: false, mayEdit: false })).toBe('noRight');
+    expect(editRefusal({ id: 'a', backOffice: false }, { id: 'b', holdsInternalRole: false, mayEdit: true })).toBeNull();
+    expect(editRefusal({ id: 'a', backOffice: false }, { id: 'a', holdsInternalRole: false, mayEdit: true })).toBe('self');
   });
 });
 

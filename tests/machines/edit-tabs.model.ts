@@ -22,14 +22,19 @@ const roles = [1, 2, 3, 4, 5, 6].map((id) => external(id, `ROLE_${id}`));
 const adminRole: OfferedRole = { id: 9, code: 'ADMIN_ADHERENT', name: 'Administrateur adhérent', type: 'INTERNAL' };
 const details = { firstName: 'Romain', lastName: 'Garnier', email: 'rh.clinique@portail.test', jobTitle: 'Gestionnaire RH', phoneNumber: '', mobilePhone: '', street: '', postalCode: '69003', city: 'Lyon' };
 
-const loaded = (id: string, form: Omit<EditForm, 'details'>, extra: Partial<LoadedUser> = {}): LoadedUser => ({ id, version: 3, holdsInternalRole: false, pendingEmail: null, roles, offeredSirens: [sirenA, sirenB], form: { details, ...form }, ...extra });
+const loaded = (id: string, form: Omit<EditForm, 'details'>, extra: Partial<LoadedUser> = {}): LoadedUser => ({ id, version: 3, holdsInternalRole: false, mayEdit: true, pendingEmail: null, roles, offeredSirens: [sirenA, sirenB], form: { details, ...form }, ...extra });
 /** One external role on one SIRET of SIREN A. */
 export const siretHolder = loaded('u-siret', { sirens: [{ ...sirenA, selectAll: false, locked: false }], sirets: [a1], roleIds: [1] });
 /** Four roles already: the fifth is the last one allowed. */
 export const rolesHolder = loaded('u-roles', { sirens: [{ ...sirenA, selectAll: false, locked: false }], sirets: [a1], roleIds: [1, 2, 3, 4] });
 /** The member administrator of SIREN A: an INTERNAL role there, so all its SIRETs, locked. */
 export const sirenAdmin = loaded('u-admin', { sirens: [{ ...sirenA, selectAll: true, locked: true }], sirets: [], roleIds: [9] }, { holdsInternalRole: true, roles: [...roles, adminRole] });
-export const byId: Record<string, LoadedUser> = { 'u-siret': siretHolder, 'u-roles': rolesHolder, 'u-admin': sirenAdmin };
+/** A user the server says this editor may not edit (allowedActions without 'edit'), holding no INTERNAL role: e.g. for a read-only back office. */
+export const notEditable = loaded('u-locked', { sirens: [{ ...sirenA, selectAll: false, locked: false }], sirets: [a1], roleIds: [1] }, { mayEdit: false });
+export const byId: Record<string, LoadedUser> = { 'u-siret': siretHolder, 'u-roles': rolesHolder, 'u-admin': sirenAdmin, 'u-locked': notEditable };
+
+/** What the server answers this editor: a member administrator may not edit the holder of an INTERNAL role (spec §2). */
+const answeredTo = (editor: { backOffice: boolean }, user: LoadedUser): LoadedUser => (!editor.backOffice && user.holdsInternalRole ? { ...user, mayEdit: false } : user);
 
 export const stale: SaveFailure = { kind: 'stale' };
 const failed: SaveFailure = { kind: 'failed', message: 'Adresse email invalide' };
@@ -39,7 +44,7 @@ const saveOutcomes: ModelEvent<typeof modelMachine>[] = [{ type: 'edit.save' }, 
 /** Each user of the model gets the events its scenario is about: the graph stays small and every edge is walked. */
 function eventsFor(snapshot: Snapshot): ModelEvent<typeof modelMachine>[] {
   const user = byId[snapshot.context.userId];
-  const load: ModelEvent<typeof modelMachine>[] = [user ? doneEvent('loadUser', user) : errorEvent('loadUser', { status: 404, message: 'Utilisateur introuvable.' }), { type: 'edit.reload' }];
+  const load: ModelEvent<typeof modelMachine>[] = [user ? doneEvent('loadUser', answeredTo(snapshot.context.editor, user)) : errorEvent('loadUser', { status: 404, message: 'Utilisateur introuvable.' }), { type: 'edit.reload' }];
   if (!user) return load;
   const scenario: Record<string, ModelEvent<typeof modelMachine>[]> = {
     'u-siret': [
@@ -100,6 +105,7 @@ export const model: MachineModel<typeof modelMachine> = {
     sirenAdmin: { userId: 'u-admin', editor: backOffice },
     sirenAdminByMemberAdmin: { userId: 'u-admin', editor: memberAdmin },
     missing: { userId: 'u-missing', editor: backOffice },
+    notEditable: { userId: 'u-locked', editor: backOffice },
   },
   events: eventsFor,
   // The tab to return to after a failed save is part of the state (it is recorded anew each time editing is left).
@@ -122,12 +128,15 @@ export const model: MachineModel<typeof modelMachine> = {
       if (last.sirets.some((siret) => !form.sirets.some((x) => x.id === siret.id))) throw new Error('select all did not take every loaded SIRET');
     }
     if (form.sirens.some((x) => x.locked && !x.selectAll)) throw new Error('locked SIRETs were changed');
-    // §6: oneself is refused before anything loads; a holder of an INTERNAL role only to non-back-office people.
+    // §6: oneself is refused before anything loads; a holder of an INTERNAL role only to non-back-office people;
+    // anyone else the server does not let this editor edit (issue 19), in words of its own.
     if (s.matches('refused')) {
-      const expected = userId === editor.id ? 'self' : !editor.backOffice && byId[userId]?.holdsInternalRole ? 'internalRole' : null;
+      const target = byId[userId];
+      const refusedByServer = target ? answeredTo(editor, target).mayEdit === false : false;
+      const expected = userId === editor.id ? 'self' : refusedByServer ? (!editor.backOffice && target?.holdsInternalRole ? 'internalRole' : 'noRight') : null;
       if (s.context.refusal !== expected) throw new Error(`refused as ${s.context.refusal}, expected ${expected}`);
     }
-    if (s.matches('editing') && (userId === editor.id || (!editor.backOffice && s.context.user?.holdsInternalRole))) throw new Error('editing a user who may not be edited');
+    if (s.matches('editing') && (userId === editor.id || s.context.user?.mayEdit === false || (!editor.backOffice && s.context.user?.holdsInternalRole))) throw new Error('editing a user who may not be edited');
     if (s.matches('stale') && !(last?.type === 'xstate.error.actor.saveUser')) throw new Error('stale without a 409');
     if (last?.type === 'edit.reload' && s.matches('loading') && s.context.user !== null) throw new Error('reload kept the old form');
   },

@@ -20,6 +20,9 @@ for (const backend of backends) {
       const listed = await callApi(t, { as, method: 'GET', route: '/api/v2/users', query: { search: (await db().selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email, includeInactive: true } });
       const read = await callApi(t, { as, method: 'GET', route: '/api/v2/users/{id}', params: { id } });
       expect(read.body.allowedActions).toEqual(listed.body.items.find((u: { id: string }) => u.id === id)?.allowedActions);
+      // The edit page's view says the same, so that the page never works out on its own whether it may edit.
+      const full = await callApi(t, { as, method: 'GET', route: '/api/v2/users/{id}/full-details', params: { id } });
+      expect(full.body.allowedActions).toEqual(read.body.allowedActions);
       return read.body.allowedActions;
     }
 

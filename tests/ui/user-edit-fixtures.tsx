@@ -32,7 +32,7 @@ const role = (id: number, code: string, name: string, type: 'INTERNAL' | 'EXTERN
 export const roles = [role(1, 'ADHESION', 'Adhésion'), role(5, 'ADMIN_ADHERENT', 'Administrateur adhérent ("Admin Adhérent")', 'INTERNAL'), role(6, 'RESSOURCE_HUMAINE', 'Ressources humaines'), role(10, 'COMPTABLE', 'Comptable')];
 
 /** Romain Garnier, Ressources humaines on the Lyon establishment of the Clinique des Tilleuls. */
-export function fullDetails(version: number, jobTitle = 'Gestionnaire RH', pendingEmail: string | null = null): UserFullDetails {
+export function fullDetails(version: number, jobTitle = 'Gestionnaire RH', pendingEmail: string | null = null, allowedActions: UserFullDetails['allowedActions'] = ['edit', 'deactivate', 'delete']): UserFullDetails {
   return {
     user: {
       id: USER_ID,
@@ -69,6 +69,7 @@ export function fullDetails(version: number, jobTitle = 'Gestionnaire RH', pendi
     availableRoles: roles,
     availableOrganizations: [clinique, lyon, villeurbanne],
     permissions: [],
+    allowedActions,
   };
 }
 
@@ -84,14 +85,16 @@ export interface EditScenario {
   updateStatus: 200 | 400 | 409;
   updateBody: ErrorBody | null;
   updates: { body: Record<string, unknown>; ifMatch: string | null }[];
+  /** What the server says the editor may do on the user. */
+  allowedActions: UserFullDetails['allowedActions'];
 }
 
 /** The fake API holding USER_ID and the organizations above, and recording the saves. */
 export function editApi() {
-  const state: EditScenario = { version: 3, jobTitle: 'Gestionnaire RH', pendingEmail: null, updateStatus: 200, updateBody: null, updates: [] };
+  const state: EditScenario = { version: 3, jobTitle: 'Gestionnaire RH', pendingEmail: null, updateStatus: 200, updateBody: null, updates: [], allowedActions: ['edit', 'deactivate', 'delete'] };
   const server = fakeApi()
     .on('get', '/api/v2/users/{id}/full-details', ({ params }) =>
-      params.id === USER_ID ? { status: 200, body: fullDetails(state.version, state.jobTitle, state.pendingEmail) } : { status: 404, body: NOT_FOUND },
+      params.id === USER_ID ? { status: 200, body: fullDetails(state.version, state.jobTitle, state.pendingEmail, state.allowedActions) } : { status: 404, body: NOT_FOUND },
     )
     .on('put', '/api/v2/users/{id}/complete', ({ params, body, headers }) => {
       if (params.id !== USER_ID) return { status: 404, body: NOT_FOUND };

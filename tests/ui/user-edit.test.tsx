@@ -175,6 +175,15 @@ describe('the save rules (spec §5)', () => {
     expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('pas-une-adresse');
   });
 
+  it("leaves the page, saying so, when the server does not let this person edit the user (a read-only back office)", async () => {
+    const api = editApi();
+    api.allowedActions = [];
+    const { router } = renderEditPage(api, { id: 'someone-else', backOffice: true });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/utilisateurs'));
+    expect(await screen.findByText("Vous n'avez pas le droit de modifier cet utilisateur.")).toBeTruthy();
+    expect(api.updates).toEqual([]);
+  });
+
   it('refuses to edit oneself before loading anything', async () => {
     const api = editApi();
     const { router } = renderEditPage(api, { id: USER_ID, backOffice: true });

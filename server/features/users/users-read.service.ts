@@ -46,6 +46,8 @@ export interface FullDetails {
   availableOrganizations: readonly OrganizationDto[];
   /** The user's effective permissions: a back-office user's own list, else the union over the roles the caller sees. */
   permissions: Iterable<string>;
+  /** What the caller may do on the user (the edit page opens only with 'edit'). */
+  allowedActions: UserAction[];
 }
 
 export interface UsersPage {
@@ -80,6 +82,7 @@ export async function fullDetailsOf(db: Kysely<Database>, actor: Actor, { scope,
     availableRoles: assignableRoles(actor, await loadRoles(db)),
     availableOrganizations: await loadOrganizationsForEdit(db, view.offeredOrganizations),
     permissions: view.permissions === 'own' ? await ownPermissions(db, user.id) : view.permissions,
+    allowedActions: actionsOn(actor, { user, assignments }),
   };
 }
 

@@ -58,7 +58,7 @@ export function UserEditFlow({ api, queryClient, userId, editor, canSearchSirens
   useEffect(() => {
     if (!outcome) return;
     const { refusal: why, name: who, emailPending: pending } = latest.current;
-    if (outcome === 'refused') toast({ id: 'user-edit-refused', variant: 'error', title: why === 'self' ? t.selfRefused : t.internalRefused, durationMs: USERS_TOAST_MS });
+    if (outcome === 'refused') toast({ id: 'user-edit-refused', variant: 'error', title: why === 'self' ? t.selfRefused : why === 'internalRole' ? t.internalRefused : t.noRightRefused, durationMs: USERS_TOAST_MS });
     if (outcome === 'saved') {
       toast({ id: `user-edit-saved-${userId}`, variant: 'success', title: t.saved(who), ...(pending ? { description: t.emailPending(pending) } : {}), durationMs: USERS_TOAST_MS });
     }

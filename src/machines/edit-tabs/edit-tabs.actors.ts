@@ -36,6 +36,7 @@ function toLoadedUser(details: UserFullDetails, organizations: KnownOrganization
     id: user.id,
     version: user.version,
     holdsInternalRole: holdsInternalRole(target),
+    mayEdit: details.allowedActions.includes('edit'),
     pendingEmail: user.pendingEmail,
     form: formFromAssignments(fields, assignments, organizations),
     roles: offeredRoles(details.availableRoles, editor.backOffice).map(({ id, code, name, type }) => ({ id, code, name, type })),

@@ -25,6 +25,8 @@ export interface LoadedUser {
   id: string;
   version: number;
   holdsInternalRole: boolean;
+  /** The server's allowedActions hold 'edit': the page opens only then. */
+  mayEdit: boolean;
   /** A new address waiting for its owner's confirmation (the form's email stays the one in force); null: none. */
   pendingEmail: string | null;
   form: EditForm;
