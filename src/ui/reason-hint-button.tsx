@@ -1,15 +1,17 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import type { ReasonButtonProps } from './reason-button';
 
 /**
  * ReasonButton's behaviour without its tooltip library, for the lists (users, requests), whose screens would
  * otherwise download Radix's tooltip for a read-only person's reasons. While unavailable it is aria-disabled,
  * not disabled: it stays in the Tab order, its reason is its description (aria-describedby), and the reason
- * shows under it on hover and on keyboard focus, stays while the pointer moves onto it, and Escape hides it
- * (WCAG 1.4.13). Pressing it does nothing.
+ * shows under it on hover and on keyboard focus (drawn over the page, so that no table cell hides it), stays
+ * while the pointer moves onto it, and Escape hides it (WCAG 1.4.13). Pressing it does nothing.
  */
 export function ReasonHintButton({ reason, disabled = false, onClick, className, children, ...aria }: ReasonButtonProps): ReactNode {
   const id = useId();
+  const button = useRef<HTMLButtonElement>(null);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const [dismissed, setDismissed] = useState(false);
@@ -22,20 +24,21 @@ export function ReasonHintButton({ reason, disabled = false, onClick, className,
     );
   }
   const shown = (hovered || focused) && !dismissed;
+  const anchor = shown ? button.current?.getBoundingClientRect() : undefined;
+  const leave = () => {
+    setHovered(false);
+    setDismissed(false);
+  };
   return (
-    <span
-      className="relative inline-flex"
-      onMouseEnter={() => setHovered(true)}
-      onMouseLeave={() => {
-        setHovered(false);
-        setDismissed(false);
-      }}
-    >
+    <>
       <button
+        ref={button}
         type="button"
         {...aria}
         aria-disabled="true"
         aria-describedby={`${id}-reason`}
+        onMouseEnter={() => setHovered(true)}
+        onMouseLeave={leave}
         onFocus={() => setFocused(true)}
         onBlur={() => {
           setFocused(false);
@@ -51,17 +54,23 @@ export function ReasonHintButton({ reason, disabled = false, onClick, className,
       >
         {children}
       </button>
-      <span
-        id={`${id}-reason`}
-        role={shown ? 'tooltip' : undefined}
-        className={
-          shown
-            ? 'absolute top-full right-0 z-50 mt-1.5 w-max max-w-xs rounded-lg bg-slate-900 px-3 py-2 text-left text-sm font-normal whitespace-normal text-white shadow-lg'
-            : 'sr-only'
-        }
-      >
+      <span id={`${id}-reason`} className="sr-only">
         {reason}
       </span>
-    </span>
+      {anchor &&
+        createPortal(
+          // Right-aligned under the button, narrow enough on a phone to stay on the screen.
+          <span
+            role="tooltip"
+            onMouseEnter={() => setHovered(true)}
+            onMouseLeave={leave}
+            style={{ position: 'fixed', top: anchor.bottom + 6, right: Math.max(8, window.innerWidth - anchor.right) }}
+            className="z-50 w-max max-w-[min(20rem,calc(100vw-1rem))] rounded-lg bg-slate-900 px-3 py-2 text-left text-sm font-normal whitespace-normal text-white shadow-lg"
+          >
+            {reason}
+          </span>,
+          document.body,
+        )}
+    </>
   );
 }
