@@ -1,7 +1,9 @@
 // Changing a person's e-mail: the new address waits (users.pending_email) until its owner confirms it through the
 // single-use link sent there; only then do the portal's e-mail and the sign-in identity change. The current
-// address is told when the change is asked for. Whoever may edit a user thus cannot take their sign-in identity
-// over by giving it an address they control: they would need the person's confirmation from that very address.
+// address is told when the change is asked for. This proves the new mailbox exists and is read; it does NOT
+// prove the person agrees: an editor who gives an address they control can confirm it themselves. Closing that
+// (the person's consent from the current address, or only the back office changing another's address) is
+// open in issue 19.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from '../../core/actor.ts';
 import { conflict, DomainError, notFound } from '../../core/errors.ts';
