@@ -15,7 +15,6 @@ import { countOutbox, createOutbox } from './mail/outbox.ts';
 import { createMailDelivery } from './mail/delivery.ts';
 import { buildServices } from './features/services.ts';
 import { registerApi } from './api/index.ts';
-import { registerEmailConfirmation } from './plugins/email-confirmation.ts';
 import { authenticateApiRequests } from './plugins/bearer-auth.ts';
 import { loadActorForApiRequests } from './plugins/actor.ts';
 import { refuseNulCharacters } from './plugins/input-guard.ts';
@@ -157,7 +156,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerHealth(app, config, database);
   registerMetrics(app, metrics, config.metricsToken);
   await registerApi(app, services);
-  await registerEmailConfirmation(app, services);
   if (smtpUrl) {
     const delivery = createMailDelivery({ db: database.db, smtpUrl, from: config.mail.from, log: app.log.child({ component: 'mail' }) });
     app.addHook('onReady', async () => delivery.start());

@@ -17,13 +17,14 @@ import { adminActionsRoute } from './routes/admin-actions';
 import { assignExistingRoute } from './routes/assign-existing';
 import { workflowsRoute } from './routes/workflows';
 import { testV2ApiRoute } from './routes/test-v2-api';
+import { emailConfirmationRoute } from './routes/email-confirmation';
 
 export const routeTree = rootRoute.addChildren([
   landingRoute,
   signInRoute,
   redirectLoginRoute,
   signOutRoute,
-  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute, workflowsRoute, testV2ApiRoute]),
+  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute, workflowsRoute, testV2ApiRoute, emailConfirmationRoute]),
 ]);
 
 export function createAppRouter(context: RouterContext) {

@@ -33,6 +33,11 @@ export function usersHandlers({ users, session }: Services) {
       return session.currentUser(request.principal);
     },
 
+    /** POST /api/v2/users/me/email-confirmation: the signed-in person confirms their own new address. */
+    async confirmEmailChange(request: FastifyRequest<{ Body: { token: string } }>) {
+      return users.confirmEmailChange(actorOf(request), request.body.token, request.log);
+    },
+
     async listUsers(request: FastifyRequest<{ Querystring: ListUsersQuery }>) {
       const found = await users.list(actorOf(request), request.query);
       const items = found.users.map(({ user, assignments, hasPendingInvitation, allowedActions }) => ({ ...toUser(user, assignments, allowedActions), hasPendingInvitation }));

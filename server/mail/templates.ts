@@ -83,10 +83,10 @@ export function invitationRejectedMail(input: InvitationMailInput & { rejectionR
 }
 
 /**
- * To a new address given to an account: the single-use link (24 hours) by which its owner confirms it. Until
- * then the account keeps signing in with its current address.
+ * To a new address given to an account: the single-use link (24 hours) by which its owner confirms it, signed
+ * in with the current address. Until then the account keeps signing in with its current address.
  */
-export function emailChangeConfirmMail(input: { email: string; firstName: string; lastName: string; confirmUrl: string }): OutboxMail {
+export function emailChangeConfirmMail(input: { email: string; currentEmail: string; firstName: string; lastName: string; confirmUrl: string }): OutboxMail {
   const name = fullName(input.firstName, input.lastName);
   return {
     kind: 'email.change.confirm',
@@ -96,10 +96,11 @@ export function emailChangeConfirmMail(input: { email: string; firstName: string
       `Bonjour${name ? ` ${name}` : ''},`,
       '',
       `L'adresse ${input.email} a été indiquée comme nouvelle adresse de connexion de votre compte sur le Portail Habilitations.`,
-      'Pour la confirmer, ouvrez le lien ci-dessous dans les 24 heures :',
+      `Pour la confirmer, ouvrez le lien ci-dessous dans les 24 heures et connectez-vous avec votre adresse actuelle (${input.currentEmail}) :`,
       '',
       input.confirmUrl,
       '',
+      "Seule la personne titulaire du compte peut confirmer ce changement : recevoir ce message ne suffit pas.",
       "Tant qu'elle n'est pas confirmée, votre compte garde son adresse actuelle. Si vous n'êtes pas à l'origine de ce changement, ignorez ce message.",
       SIGNATURE,
     ].join('\n'),
@@ -117,7 +118,7 @@ export function emailChangeNoticeMail(input: { email: string; newEmail: string; 
       `Bonjour${name ? ` ${name}` : ''},`,
       '',
       `Une demande de changement de l'adresse de connexion de votre compte sur le Portail Habilitations a été faite : ${input.email} serait remplacée par ${input.newEmail}.`,
-      "Le changement n'aura lieu que si la nouvelle adresse est confirmée depuis le lien qui lui a été envoyé. Vous pourrez alors vous connecter uniquement avec la nouvelle adresse.",
+      "Le changement n'aura lieu que si vous le confirmez vous-même : en ouvrant le lien envoyé à la nouvelle adresse, connecté avec votre adresse actuelle. Vous pourrez alors vous connecter uniquement avec la nouvelle adresse.",
       '',
       "Si vous n'êtes pas à l'origine de cette demande, prévenez sans attendre votre administrateur ou le service relation clients.",
       SIGNATURE,

@@ -28,6 +28,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/users/me/email-confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm one's own new e-mail address
+         * @description Any active signed-in user, for their own account only. `token` is the one of the link sent to the new
+         *     address (updateUser). The account's email and its sign-in identity become the pending address, every
+         *     confirmation link of the account is used up, the person's sessions at the identity provider end (they
+         *     sign in again with the new address), and the set-up links sent to the old address stop working.
+         *     Audited as 'user.email.confirm'.
+         *     A link that is not good (unknown, expired, used, replaced by a newer request) answers 404 'Ce lien
+         *     n'est plus valable…'. A good link of another account answers 403 'Ce lien concerne un autre compte…':
+         *     only the person whose address changes, signed in with their current address, confirms it. The
+         *     address taken meanwhile by another account answers 409.
+         */
+        post: operations["confirmEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/users": {
         parameters: {
             query?: never;
@@ -135,10 +163,11 @@ export interface paths {
          *     A new email (more than a change of letter case) is not applied at once: `email` and the sign-in
          *     identity stay as they are, the new address waits in `pendingEmail`, a single-use link valid 24 hours
          *     is sent there ('email.change.confirm') and the current address is told ('email.change.notice',
-         *     'Votre adresse de connexion va changer'). Only when the person opens the link and confirms
-         *     (`/compte/confirmer-email`, a page of the portal) do the user's email and the sign-in identity change;
-         *     the person's sessions at the identity provider are then ended, and the set-up links sent to the old
-         *     address stop working.
+         *     'Votre adresse de connexion va changer'). Only when the person, signed in with their current account,
+         *     opens the link (`/compte/confirmer-email`, a page of the portal) and confirms (confirmEmailChange) do
+         *     the user's email and the sign-in identity change: holding the new mailbox is not enough, so an editor
+         *     who gives an address they control cannot take the account over. The person's sessions at the identity
+         *     provider are then ended, and the set-up links sent to the old address stop working.
          *     A new request replaces a pending one. Audited as 'user.email.request' and 'user.email.confirm'.
          */
         put: operations["updateUser"];
@@ -727,6 +756,15 @@ export interface components {
             organizations: components["schemas"]["UserOrganization"][];
             /** Format: date-time */
             lastLoginAt: string | null;
+            /** @description A new address of the account waiting for the person's own confirmation (confirmEmailChange) while its link is good (24 hours); null when none. */
+            pendingEmail: string | null;
+        };
+        ConfirmEmailChangeRequest: {
+            /** @description The token of the confirmation link (its `token` parameter) */
+            token: string;
+        };
+        ConfirmedEmail: {
+            email: string;
         };
         /** @description A user as listed */
         User: {
@@ -1245,6 +1283,39 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmEmailChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The confirmed address, now the account's email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmedEmail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

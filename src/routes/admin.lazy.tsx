@@ -10,6 +10,8 @@ import { pageItems, pageRange } from '../domain/pagination';
 import type { AdminSearch } from './admin';
 import { formatDateTime } from '../domain/dates';
 import { InvitationsList } from '../ui/invitations/invitations-list';
+import { useSession } from '../session';
+import { hasPermission } from '../../rules/permissions';
 import { useToast } from '../ui/toaster';
 import { fr } from '../i18n/fr';
 
@@ -33,6 +35,8 @@ function AdminInvitations() {
   const navigate = Route.useNavigate();
   const toast = useToast();
   const passedToast = useRouterState({ select: (s) => s.location.state.toast });
+  // As the users list's 'Ajouter': not offered to whom /admin-actions would refuse (the permissions are the server's, from /users/me).
+  const canCreate = useSession((s) => (s.context.profile ? hasPermission(s.context.profile, 'USER_CREATE') : false));
   const [action, setAction] = useState<{ invitation: Invitation; intent: Decision } | null>(null);
   const query = useQuery(invitationsQueryOptions(api, apiQuery(search)));
   useDocumentTitle(fr.invitations.documentTitle);
@@ -65,6 +69,7 @@ function AdminInvitations() {
         onSort={(sort) => update({ sort, order: search.sort === sort && search.order === 'asc' ? 'desc' : 'asc', page: 1 })}
         onPage={(page) => update({ page })}
         onPageSize={(pageSize) => update({ pageSize, page: 1 })}
+        canCreate={canCreate}
         onCreate={() => void router.navigate({ href: '/admin-actions' })}
         onApprove={(row) => open(byId(row.id), 'approve')}
         onReject={(row) => open(byId(row.id), 'reject')}

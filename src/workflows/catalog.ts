@@ -7,6 +7,7 @@ import { userActivationMachine } from '../machines/user-activation/user-activati
 import { editTabsMachine } from '../machines/edit-tabs/edit-tabs.machine';
 import { creationWizardMachine } from '../machines/creation-wizard/creation-wizard.machine';
 import { assignAdminMachine } from '../machines/assign-admin/assign-admin.machine';
+import { emailConfirmationMachine } from '../machines/email-confirmation/email-confirmation.machine';
 import type { WorkflowEntry } from './catalog-types';
 
 export type { WorkflowCoverage, WorkflowEntry, WorkflowScreen } from './catalog-types';
@@ -233,7 +234,34 @@ const assignAdmin: WorkflowEntry = {
   actors: { submitRequests: 'Créer une demande par SIREN (POST /api/v2/invitations)' },
 };
 
-export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin];
+const emailConfirmation: WorkflowEntry = {
+  machine: emailConfirmationMachine,
+  title: "Confirmation d'une nouvelle adresse",
+  description:
+    "La personne dont l'adresse change, connectée avec son adresse actuelle, confirme la nouvelle depuis le lien qui lui a été envoyé : lecture de son compte, puis confirmation, que le serveur refuse si le lien concerne un autre compte. Aucun appel pour un lien mal formé ; un refus est définitif, une panne du réseau ou du serveur peut être réessayée.",
+  screens: [{ path: '/compte/confirmer-email', name: 'Confirmez votre nouvelle adresse' }],
+  states: {
+    checking: 'Vérification du lien',
+    loading: 'Lecture du compte connecté',
+    loadFailed: 'Échec de la lecture du compte',
+    ready: 'Nouvelle adresse à confirmer',
+    confirming: 'Confirmation en cours',
+    failed: 'Adresse non confirmée',
+    invalidLink: 'Lien invalide',
+    nothingPending: 'Aucune adresse à confirmer pour ce compte',
+    confirmed: 'Adresse confirmée',
+  },
+  events: {
+    'confirmation.confirm': 'Confirmer cette adresse',
+    'confirmation.retry': 'Réessayer',
+  },
+  actors: {
+    loadAccount: 'Lire le compte connecté (GET /api/v2/users/me)',
+    confirm: 'Confirmer (POST /api/v2/users/me/email-confirmation)',
+  },
+};
+
+export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin, emailConfirmation];
 
 export function workflowId(entry: WorkflowEntry): string {
   return entry.machine.id;

@@ -116,9 +116,11 @@ test('a decision on a request decided meanwhile elsewhere fails with the §8 mes
   await expect(page.getByText('Rejetée depuis un autre onglet')).toBeVisible();
 });
 
-test('the read-only back office sees Approuver and Rejeter disabled with the reason, in the list and on the detail', async ({ page }) => {
+test('the read-only back office sees Approuver and Rejeter disabled with the reason, in the list and on the detail, and no Créer une nouvelle demande', async ({ page }) => {
   await openDashboardAs(page, 'lecteur@portail.test');
   await openAdmin(page);
+  // Nor is a new request offered: /admin-actions needs USER_CREATE.
+  await expect(page.getByRole('button', { name: 'Créer une nouvelle demande' })).toHaveCount(0);
   await page.getByRole('group', { name: 'Filtrer par statut' }).getByRole('button', { name: 'En attente' }).click();
   await expect(page).toHaveURL(/status=PENDING/);
   const approve = page.getByRole('button', { name: /^Approuver la demande/ }).first();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { loadApiDocument, type OpenApiDocument } from '../../server/api/openapi-document.ts';
 import { backends } from './db/test-databases.ts';
@@ -53,6 +54,19 @@ const same = (status: number): Record<Persona, number> => ({
 
 /** A fresh user of the clinic, holding an external role on one of its establishments. */
 const clinicUser = (c: Context, active = true) => c.f.user({ organizationId: c.clinicSiret.id, roleCode: 'COMPTABLE', active });
+/** A clinic user whose new address waits for them, and the token of the link sent there. */
+async function pendingEmailLink(c: Context): Promise<string> {
+  const user = await clinicUser(c);
+  const token = randomBytes(32).toString('base64url');
+  const email = uniqueEmail();
+  const db = c.t.database.handle.db;
+  await db.updateTable('users').set({ pending_email: email }).where('id', '=', user.id).execute();
+  await db
+    .insertInto('email_change_tokens')
+    .values({ token_hash: createHash('sha256').update(token).digest('hex'), user_id: user.id, email, expires_at: new Date(Date.now() + 3600_000) })
+    .execute();
+  return token;
+}
 const uniqueEmail = () => `matrice.${Math.random().toString(36).slice(2, 10)}@exemple-test.fr`;
 
 const personal = { jobTitle: 'Comptable', phoneNumber: '0612345678', mobilePhone: null, street: '3 rue des Lilas', city: 'Angers', postalCode: '49000' };
@@ -67,6 +81,8 @@ const readClinic = { backoffice: 200, lecteur: 200, 'admin.clinique': 200, 'rh.c
 
 const MATRIX: Record<string, Row> = {
   getCurrentUser: { call: async () => ({ method: 'GET', url: '/api/v2/users/me' }), expect: { ...same(200), inactif: 200 } },
+  // A good link of a clinic user's pending address: only that person may confirm it, none of the personas.
+  confirmEmailChange: { call: async (c) => ({ method: 'POST', url: '/api/v2/users/me/email-confirmation', body: { token: await pendingEmailLink(c) } }), expect: same(403) },
   listUsers: { call: async () => ({ method: 'GET', url: '/api/v2/users' }), expect: { ...same(200), 'rh.clinique': 403 } },
   getUser: { call: async (c) => ({ method: 'GET', url: `/api/v2/users/${(await clinicUser(c)).id}` }), expect: readUser },
   getUserFullDetails: { call: async (c) => ({ method: 'GET', url: `/api/v2/users/${(await clinicUser(c)).id}/full-details` }), expect: readUser },

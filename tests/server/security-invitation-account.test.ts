@@ -25,7 +25,7 @@ for (const backend of backends) {
     const rename = async (as: string, id: string, email: string) => {
       const answer = await callApi(t, { as, method: 'PUT', route: '/api/v2/users/{id}', params: { id }, payload: { firstName: 'Paul', lastName: 'Complice', email, metadata: null } });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      expect((await confirmEmailChange(t, email)).statusCode).toBe(200);
+      expect((await confirmEmailChange(t, email)).status).toBe(200);
       return answer;
     };
     const cliniqueAdminRequest = async (inviteeEmail: string) => {

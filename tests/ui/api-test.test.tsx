@@ -13,7 +13,7 @@ import { fakeApi, fault, type AnswerOf, type Fault } from './support/fake-api';
 afterEach(cleanup);
 
 /** The profile as GET /users/me answers it (the contract's CurrentUser), which the session keeps. */
-type Profile = Omit<components['schemas']['CurrentUser'], 'lastLoginAt'>;
+type Profile = Omit<components['schemas']['CurrentUser'], 'lastLoginAt' | 'pendingEmail'>;
 
 const backOffice: Profile = {
   id: '00000000-0000-4000-8000-0000000000b0',
@@ -73,7 +73,7 @@ const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() =>
 
 function renderPage(profile: Profile, answers: { users?: AnswerOf<'get', '/api/v2/users'> | Fault } = {}) {
   const server = fakeApi()
-    .on('get', '/api/v2/users/me', () => ({ status: 200, body: { ...state.profile, lastLoginAt: null } }))
+    .on('get', '/api/v2/users/me', () => ({ status: 200, body: { ...state.profile, lastLoginAt: null, pendingEmail: null } }))
     .on('get', '/api/v2/users', () => answers.users ?? { status: 200, body: { items: [], total: 42, totalCount: 42, page: 1, pageSize: 10, totalPages: 5 } })
     .on('get', '/api/v2/organizations', () => ({ status: 200, body: { items: [], total: 7, totalCount: 7, page: 1, pageSize: 10, totalPages: 1 } }));
   const state = {

@@ -1,6 +1,7 @@
 // The signed-in person's profile (OpenAPI CurrentUser), in at most 3 statements.
 import { sql, type Kysely } from 'kysely';
 import type { Database, OrganizationType, RoleType, UserType } from '../../db/schema.ts';
+import { livePendingEmail } from '../users/users-read.repository.ts';
 
 export interface PermissionRef {
   code: string;
@@ -35,6 +36,8 @@ export interface CurrentUser {
   /** One entry per role assignment. */
   organizations: CurrentUserOrganization[];
   lastLoginAt: string | null;
+  /** A new address waiting for this person's own confirmation (its link still good), else null. */
+  pendingEmail: string | null;
 }
 
 const byCode = (codes: Iterable<string>): PermissionRef[] => [...new Set(codes)].sort().map((code) => ({ code }));
@@ -44,6 +47,7 @@ export async function loadCurrentUserBySubject(db: Kysely<Database>, subject: st
   const user = await db
     .selectFrom('users')
     .select(['id', 'auth_id', 'email', 'first_name', 'last_name', 'is_active', 'user_type', 'last_login_at'])
+    .select(livePendingEmail)
     .where('auth_id', '=', subject)
     .executeTakeFirst();
   if (!user || user.auth_id === null) return null;
@@ -108,6 +112,7 @@ export async function loadCurrentUserBySubject(db: Kysely<Database>, subject: st
     permissions,
     organizations,
     lastLoginAt: user.last_login_at ? user.last_login_at.toISOString() : null,
+    pendingEmail: user.pending_email,
   };
 }
 

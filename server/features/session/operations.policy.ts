@@ -23,6 +23,8 @@ export const UNDECIDED_OPERATION = "Cette opération n'est pas autorisée.";
 
 export const OPERATION_REQUIREMENTS: Readonly<Record<string, (actor: Actor, call: OperationCall) => void>> = {
   getCurrentUser: open,
+  // One's own address only: the service refuses a link of another account.
+  confirmEmailChange: open,
   listUsers: requireCanListUsers,
   getUser: (actor, { params }) => requireCanReadUser(actor, String(params.id)),
   getUserFullDetails: (actor, { params }) => requireCanReadUser(actor, String(params.id)),

@@ -1,12 +1,11 @@
-// Changing a person's e-mail: the new address waits (users.pending_email) until its owner confirms it through the
-// single-use link sent there; only then do the portal's e-mail and the sign-in identity change. The current
-// address is told when the change is asked for. This proves the new mailbox exists and is read; it does NOT
-// prove the person agrees: an editor who gives an address they control can confirm it themselves. Closing that
-// (the person's consent from the current address, or only the back office changing another's address) is
-// open in issue 19.
+// Changing a person's e-mail: the new address waits (users.pending_email) until the person confirms it, signed in
+// with their current account, through the single-use link sent there; only then do the portal's e-mail and the
+// sign-in identity change. The current address is told when the change is asked for. Both proofs are needed:
+// the link proves the new mailbox is read, the session proves the person agrees. An editor who gives an
+// address they control gets the link but cannot confirm it: they cannot sign in as the person (issue 19).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from '../../core/actor.ts';
-import { conflict, DomainError, notFound } from '../../core/errors.ts';
+import { conflict, DomainError, forbidden, notFound } from '../../core/errors.ts';
 import { inTransaction, type StepLog, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { emailChangeConfirmMail, emailChangeNoticeMail } from '../../mail/templates.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
@@ -23,6 +22,8 @@ export const EMAIL_CHANGE_TTL_MS = 24 * 3600 * 1000;
 
 export const EMAIL_CHANGE_MESSAGES = {
   invalidLink: "Ce lien n'est plus valable : il a expiré, a déjà servi, a été remplacé par une demande plus récente, ou n'est pas correct.",
+  otherAccount:
+    "Ce lien concerne un autre compte : seule la personne dont l'adresse change peut la confirmer, connectée avec son adresse actuelle. Déconnectez-vous, puis ouvrez de nouveau le lien.",
   emailTaken: `${WRITE_MESSAGES.emailTaken} Le changement d'adresse ne peut pas être confirmé.`,
 } as const;
 
@@ -46,7 +47,7 @@ export async function requestEmailChange(
   await replaceEmailChangeToken(trx, { userId: before.id, email: newEmail, tokenHash: hashOf(token), expiresAt: new Date(Date.now() + EMAIL_CHANGE_TTL_MS) });
   const confirmUrl = `${deps.publicOrigin}${EMAIL_CONFIRMATION_PATH}?token=${token}`;
   const names = { firstName: before.first_name, lastName: before.last_name };
-  await deps.outbox.enqueue(uow, emailChangeConfirmMail({ email: newEmail, ...names, confirmUrl }));
+  await deps.outbox.enqueue(uow, emailChangeConfirmMail({ email: newEmail, currentEmail: before.email, ...names, confirmUrl }));
   await deps.outbox.enqueue(uow, emailChangeNoticeMail({ email: before.email, newEmail, ...names }));
   await writeAudit(trx, {
     ...userAuditEntry({ userId: actor.userId, email: actor.email }, before.id, input.assignments),
@@ -59,23 +60,13 @@ export function usersEmailService(deps: ServiceDeps) {
   const { db, directory } = deps;
 
   return {
-    /** The address a confirmation link would apply, or null when the link is not (or no longer) good. Changes nothing. */
-    async emailChangeOf(token: string): Promise<{ email: string } | null> {
-      if (!TOKEN_FORMAT.test(token)) return null;
-      return db.transaction().execute(async (trx) => {
-        const link = await findEmailChangeToken(trx, hashOf(token));
-        if (!link) return null;
-        const user = await findUser(trx, link.user_id);
-        return user && user.pending_email?.toLowerCase() === link.email.toLowerCase() ? { email: link.email } : null;
-      });
-    },
-
     /**
-     * The person confirms their new address: the user's e-mail and the sign-in identity change, the link and
-     * every other link of the user are used up. 404 for a link that is not good (any reason alike), 409 when the
-     * address was taken meanwhile.
+     * The person, signed in as themselves, confirms their new address: the user's e-mail and the sign-in
+     * identity change, the link and every other link of the user are used up. 404 for a link that is not good
+     * (any reason alike), 403 for a good link of another account (nothing used up), 409 when the address was
+     * taken meanwhile.
      */
-    async confirmEmailChange(token: string, log: StepLog = deps.log): Promise<{ email: string }> {
+    async confirmEmailChange(actor: Actor, token: string, log: StepLog = deps.log): Promise<{ email: string }> {
       if (!TOKEN_FORMAT.test(token)) throw notFound(EMAIL_CHANGE_MESSAGES.invalidLink);
       try {
         return await inTransaction(
@@ -84,6 +75,7 @@ export function usersEmailService(deps: ServiceDeps) {
             const { trx } = uow;
             const link = await findEmailChangeToken(trx, hashOf(token), { forUpdate: true });
             if (!link) throw notFound(EMAIL_CHANGE_MESSAGES.invalidLink);
+            if (link.user_id !== actor.userId) throw forbidden(EMAIL_CHANGE_MESSAGES.otherAccount);
             const user = await findUser(trx, link.user_id, { forUpdate: true });
             if (!user || user.pending_email?.toLowerCase() !== link.email.toLowerCase()) throw notFound(EMAIL_CHANGE_MESSAGES.invalidLink);
             if (await emailInUse(trx, link.email, user.id)) throw conflict(EMAIL_CHANGE_MESSAGES.emailTaken);
@@ -91,7 +83,7 @@ export function usersEmailService(deps: ServiceDeps) {
             const updated = (await updateUserRow(trx, user.id, { email: link.email, pending_email: null }))!;
             const assignments = await loadAssignments(trx, [user.id]);
             await writeAudit(trx, {
-              // The person themselves, through the link sent to the new address.
+              // The person themselves, signed in, through the link sent to the new address.
               ...userAuditEntry({ userId: user.id, email: link.email }, user.id, assignments),
               action: 'user.email.confirm',
               changes: { email: { before: user.email, after: updated.email }, pendingEmail: { before: user.pending_email, after: null } },

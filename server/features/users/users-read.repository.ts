@@ -19,7 +19,7 @@ const USER_COLUMNS = [
 ] as const satisfies readonly `users.${keyof UserRow}`[];
 
 /** users.pending_email while its confirmation link is still good (24 h), else null: an expired request waits no more. */
-const livePendingEmail = sql<string | null>`case when exists (select 1 from email_change_tokens t where t.user_id = users.id and t.expires_at > now()) then users.pending_email end`.as('pending_email');
+export const livePendingEmail = sql<string | null>`case when exists (select 1 from email_change_tokens t where t.user_id = users.id and t.expires_at > now()) then users.pending_email end`.as('pending_email');
 
 export interface AssignmentRecord {
   id: string;

@@ -26,6 +26,8 @@ export interface InvitationsListProps {
   onSort: (sort: InvitationSort) => void;
   onPage: (page: number) => void;
   onPageSize: (size: PageSize) => void;
+  /** Whether 'Créer une nouvelle demande' is offered: /admin-actions needs USER_CREATE (a read-only back office lacks it). */
+  canCreate: boolean;
   onCreate: () => void;
   onApprove: (row: InvitationRow) => void;
   onReject: (row: InvitationRow) => void;
@@ -41,9 +43,11 @@ export function InvitationsList(props: InvitationsListProps) {
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-slate-900">{t.heading}</h1>
-        <button type="button" onClick={props.onCreate} className="rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
-          {t.create}
-        </button>
+        {props.canCreate && (
+          <button type="button" onClick={props.onCreate} className="rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+            {t.create}
+          </button>
+        )}
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <SegmentedFilter

@@ -61,6 +61,7 @@ describe.each(backends)('loadCurrentUserBySubject on $name', (backend) => {
       permissions: [{ code: 'B2C_USER_DISABLE' }, { code: 'ORG_LIST' }, { code: 'USER_CREATE' }, { code: 'USER_DELETE' }, { code: 'USER_LIST' }],
       organizations: [],
       lastLoginAt: row.last_login_at!.toISOString(),
+      pendingEmail: null,
     });
   });
 
@@ -90,6 +91,7 @@ describe.each(backends)('loadCurrentUserBySubject on $name', (backend) => {
         },
       ],
       lastLoginAt: row.last_login_at!.toISOString(),
+      pendingEmail: null,
     });
   });
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,7 +75,16 @@ export async function startTestApp(backend: Backend, options: TestAppOptions = {
     audience,
     sign,
     async tokenFor(email, overrides = {}) {
-      const identity = await database.handle.db.selectFrom('identity_accounts').select(['subject', 'display_name']).where('email', '=', email).executeTakeFirstOrThrow();
+      // The local provider's account of this address; with another directory (Graph), the portal user's subject.
+      const identity =
+        (await database.handle.db.selectFrom('identity_accounts').select(['subject', 'display_name']).where('email', '=', email).executeTakeFirst()) ??
+        (await database.handle.db
+          .selectFrom('users')
+          .select(['auth_id as subject', sql<string>`first_name || ' ' || last_name`.as('display_name')])
+          .where('email', '=', email)
+          .where('auth_id', 'is not', null)
+          .$narrowType<{ subject: string }>()
+          .executeTakeFirstOrThrow());
       const now = Math.floor(Date.now() / 1000);
       return sign({ iss: issuer, aud: audience, sub: identity.subject, email, name: identity.display_name, iat: now, auth_time: now, exp: now + 3600, ...overrides });
     },

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Backend } from '../db/test-databases.ts';
-import { callApi } from './api.ts';
+import { callApi, type ApiAnswer } from './api.ts';
 import { countRows } from './fixtures.ts';
 import { startGraphStub } from './graph-stub.ts';
 import { demoOrganizations, type DemoOrganizations } from './organizations.ts';
@@ -99,11 +99,8 @@ export function rowCounts(t: TestApp) {
   });
 }
 
-/**
- * Confirms the pending e-mail change of this new address as its owner does (issue 19): the link of the last
- * 'email.change.confirm' e-mail sent there, posted from the portal's confirmation page. Answers the page's answer.
- */
-export async function confirmEmailChange(t: TestApp, newEmail: string) {
+/** The token of the last confirmation link (an 'email.change.confirm' e-mail) sent to this new address. */
+export async function emailChangeToken(t: TestApp, newEmail: string): Promise<string> {
   const mail = await t.database.handle.db
     .selectFrom('outbox')
     .select('body')
@@ -111,8 +108,26 @@ export async function confirmEmailChange(t: TestApp, newEmail: string) {
     .where('kind', '=', 'email.change.confirm')
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
-  const token = new URL(/https:\/\/\S+/.exec(mail.body)![0]).searchParams.get('token')!;
-  return t.app.inject({ method: 'POST', url: '/compte/confirmer-email', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token }).toString() });
+  return new URL(/https:\/\/\S+\/compte\/confirmer-email\S+/.exec(mail.body)![0]).searchParams.get('token')!;
+}
+
+/**
+ * Confirms the pending e-mail change of this new address as its owner does (issue 19): the link of the last
+ * 'email.change.confirm' e-mail sent there, posted by the portal's confirmation page with the token of `as`,
+ * by default the person whose address changes (signed in with their current address). Answers the API's answer.
+ */
+export async function confirmEmailChange(t: TestApp, newEmail: string, as?: string): Promise<ApiAnswer> {
+  const token = await emailChangeToken(t, newEmail);
+  const person =
+    as ??
+    (
+      await t.database.handle.db
+        .selectFrom('users')
+        .select('email')
+        .where((eb) => eb(eb.fn('lower', ['pending_email']), '=', newEmail.toLowerCase()))
+        .executeTakeFirstOrThrow()
+    ).email;
+  return callApi(t, { as: person, method: 'POST', route: '/api/v2/users/me/email-confirmation', payload: { token } });
 }
 
 /**
