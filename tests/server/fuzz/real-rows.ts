@@ -1,5 +1,7 @@
 // Values that reach the handlers: ids and codes of the seeded rows (users, invitations, organizations,
-// roles), those within the persona's reach first, and field values the server's own rules accept.
+// roles), those within the persona's reach first, and field values the server's own rules accept. One row is
+// added: a pending e-mail change of someone else, whose link's token the persona may not use.
+import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../server/db/schema.ts';
@@ -17,6 +19,8 @@ export interface RealRows {
   invitations: number[];
   /** Near: those the persona may assign (all for the back office; EXTERNAL ones and ADMIN_ADHERENT otherwise). */
   roles: Near<{ id: number; code: string }>;
+  /** The token of a good e-mail confirmation link of another person (confirmEmailChange refuses it to the persona: 403). */
+  emailChangeTokens: string[];
 }
 
 /**
@@ -33,6 +37,16 @@ export async function realRows(db: Kysely<Database>, personaEmail: string, perso
   const invitations = await db.selectFrom('invitations').select('id').orderBy('id').execute();
   const roles = await db.selectFrom('roles').select(['id', 'code', 'type']).orderBy('id').execute();
 
+  // A pending address of someone who is not a persona, and the token of its link: a good link, but not the persona's.
+  const someone = users.find((u) => !personaEmails.includes(u.email))!;
+  const emailChangeToken = randomBytes(32).toString('base64url');
+  const pendingEmail = `confirmation.${someone.id.slice(0, 8)}@fuzz.exemple.fr`;
+  await db.updateTable('users').set({ pending_email: pendingEmail }).where('id', '=', someone.id).execute();
+  await db
+    .insertInto('email_change_tokens')
+    .values({ token_hash: createHash('sha256').update(emailChangeToken).digest('hex'), user_id: someone.id, email: pendingEmail, expires_at: new Date(Date.now() + 24 * 3600_000) })
+    .execute();
+
   const mine = assignments.filter((a) => a.user_id === me.id);
   const inherited = new Set(mine.filter((a) => a.inherits_to_children).map((a) => a.organization_id));
   const reach = new Set([...mine.map((a) => a.organization_id), ...organizations.filter((o) => o.parent_id && inherited.has(o.parent_id)).map((o) => o.id)]);
@@ -45,6 +59,7 @@ export async function realRows(db: Kysely<Database>, personaEmail: string, perso
     emails: users.map((u) => u.email),
     organizations: split(organizations.map(({ id, code, type }) => ({ id, code, type })), (o) => isNear(o.id)),
     invitations: invitations.map((i) => i.id),
+    emailChangeTokens: [emailChangeToken],
     roles: split(
       roles.map(({ id, code, type }) => ({ id, code, type })),
       (r) => me.user_type === 'BACKOFFICE' || r.type === 'EXTERNAL' || r.code === 'ADMIN_ADHERENT',
@@ -81,6 +96,7 @@ export function hintsFor(rows: RealRows): Hints {
   return {
     'parameters.UserId': real(rows.users),
     'parameters.InvitationId': real({ near: rows.invitations, far: [] }),
+    'ConfirmEmailChangeRequest.token': real({ near: rows.emailChangeTokens, far: [] }),
     'parameters.OrganizationId': real(organizationIds),
     'parameters.IfMatch': (generic) => fc.oneof({ weight: 6, arbitrary: fc.constant(OMIT) }, { weight: 3, arbitrary: fc.constantFrom(`"${CURRENT_VERSION}"`, `W/"${CURRENT_VERSION}"`, '"1"') }, { weight: 1, arbitrary: generic }),
     'query.organizationId': real(organizationIds),
