@@ -82,11 +82,14 @@ export function invitationRejectedMail(input: InvitationMailInput & { rejectionR
   };
 }
 
+/** ' à la demande de {email}' for a change someone asked for, '' when the portal itself did. */
+const requester = (email: string | null) => (email ? ` à la demande de ${email}` : '');
+
 /**
  * To a new address given to an account: the single-use link (24 hours) by which its owner confirms it, signed
  * in with the current address. Until then the account keeps signing in with its current address.
  */
-export function emailChangeConfirmMail(input: { email: string; currentEmail: string; firstName: string; lastName: string; confirmUrl: string }): OutboxMail {
+export function emailChangeConfirmMail(input: { email: string; currentEmail: string; requestedBy: string | null; firstName: string; lastName: string; confirmUrl: string }): OutboxMail {
   const name = fullName(input.firstName, input.lastName);
   return {
     kind: 'email.change.confirm',
@@ -95,12 +98,12 @@ export function emailChangeConfirmMail(input: { email: string; currentEmail: str
     body: [
       `Bonjour${name ? ` ${name}` : ''},`,
       '',
-      `L'adresse ${input.email} a été indiquée comme nouvelle adresse de connexion de votre compte sur le Portail Habilitations.`,
+      `L'adresse ${input.email} a été indiquée comme nouvelle adresse de connexion de votre compte sur le Portail Habilitations${requester(input.requestedBy)}.`,
       `Pour la confirmer, ouvrez le lien ci-dessous dans les 24 heures et connectez-vous avec votre adresse actuelle (${input.currentEmail}) :`,
       '',
       input.confirmUrl,
       '',
-      "Seule la personne titulaire du compte peut confirmer ce changement : recevoir ce message ne suffit pas.",
+      "Seule la personne titulaire du compte peut confirmer ce changement : recevoir ce message ne suffit pas. Ne le confirmez que si vous l'avez demandé vous-même : quelqu'un qui vous transmettrait ce lien pourrait chercher à prendre le contrôle de votre compte.",
       "Tant qu'elle n'est pas confirmée, votre compte garde son adresse actuelle. Si vous n'êtes pas à l'origine de ce changement, ignorez ce message.",
       SIGNATURE,
     ].join('\n'),
@@ -108,7 +111,7 @@ export function emailChangeConfirmMail(input: { email: string; currentEmail: str
 }
 
 /** To the current address of an account whose address is to change: told before anything changes. */
-export function emailChangeNoticeMail(input: { email: string; newEmail: string; firstName: string; lastName: string }): OutboxMail {
+export function emailChangeNoticeMail(input: { email: string; newEmail: string; requestedBy: string | null; firstName: string; lastName: string }): OutboxMail {
   const name = fullName(input.firstName, input.lastName);
   return {
     kind: 'email.change.notice',
@@ -117,8 +120,8 @@ export function emailChangeNoticeMail(input: { email: string; newEmail: string; 
     body: [
       `Bonjour${name ? ` ${name}` : ''},`,
       '',
-      `Une demande de changement de l'adresse de connexion de votre compte sur le Portail Habilitations a été faite : ${input.email} serait remplacée par ${input.newEmail}.`,
-      "Le changement n'aura lieu que si vous le confirmez vous-même : en ouvrant le lien envoyé à la nouvelle adresse, connecté avec votre adresse actuelle. Vous pourrez alors vous connecter uniquement avec la nouvelle adresse.",
+      `Une demande de changement de l'adresse de connexion de votre compte sur le Portail Habilitations a été faite${requester(input.requestedBy)} : ${input.email} serait remplacée par ${input.newEmail}.`,
+      "Rien ne changera sans votre confirmation : seul le titulaire du compte, connecté avec son adresse actuelle, peut confirmer le changement depuis le lien envoyé à la nouvelle adresse. Si cette nouvelle adresse n'est pas la vôtre, ne confirmez rien, même si quelqu'un vous transmet ce lien ; la demande expirera d'elle-même dans 24 heures.",
       '',
       "Si vous n'êtes pas à l'origine de cette demande, prévenez sans attendre votre administrateur ou le service relation clients.",
       SIGNATURE,

@@ -8,6 +8,8 @@ export const frAccount = {
     next: 'Nouvelle adresse de connexion',
     explanation:
       "Une fois l'adresse confirmée, vous vous connecterez au Portail Habilitations avec elle ; vos sessions ouvertes seront fermées et vous devrez vous reconnecter.",
+    warning:
+      "Ne confirmez que si vous avez demandé ce changement vous-même et si cette nouvelle adresse est bien la vôtre. Sinon, fermez cette page : rien ne changera et la demande expirera dans 24 heures.",
     confirm: 'Confirmer cette adresse',
     confirming: 'Confirmation en cours...',
     confirmedTitle: 'Adresse confirmée',

@@ -69,6 +69,7 @@ test("a changed e-mail waits for its owner: pending on the profile and the edit 
   await expect(person.getByRole('heading', { name: 'Confirmez votre nouvelle adresse', level: 1 })).toBeVisible();
   await expect(person.getByRole('definition').filter({ hasText: user.email })).toBeVisible();
   await expect(person.getByRole('definition').filter({ hasText: next })).toBeVisible();
+  await expect(person.getByText(/^Ne confirmez que si vous avez demandé ce changement vous-même/)).toBeVisible();
   await expectNoAxeViolations(person, 'the e-mail confirmation page');
   await shoot(person, 'confirm-email-page', (name) => testInfo.outputPath(name));
   // Keyboard: the confirmation is a button reached and pressed without a mouse.

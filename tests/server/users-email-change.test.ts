@@ -46,9 +46,14 @@ for (const backend of backends) {
       expect(confirmation!.body).toMatch(/https:\/\/localhost:8443\/compte\/confirmer-email\?token=[\w-]{43}\n/);
       expect(confirmation!.body).toContain('24 heures');
       expect(confirmation!.body).toContain(`connectez-vous avec votre adresse actuelle (${created.user.email})`);
+      // Who asked is named in both, and the person is warned not to confirm a change they did not ask for.
+      expect(confirmation!.body).toContain(`à la demande de ${PERSONAS.backoffice}`);
+      expect(confirmation!.body).toContain("Ne le confirmez que si vous l'avez demandé vous-même");
       const notice = (await mailsTo(created.user.email)).find((m) => m.kind === 'email.change.notice')!;
       expect(notice.subject).toBe('Votre adresse de connexion va changer');
       expect(notice.body).toContain(next);
+      expect(notice.body).toContain(`à la demande de ${PERSONAS.backoffice}`);
+      expect(notice.body).toContain("Si cette nouvelle adresse n'est pas la vôtre, ne confirmez rien");
       expect(notice.body).not.toMatch(/token=/);
       expect(await actions(created.user.id)).toEqual(['user.create', 'user.email.request']);
 
@@ -103,6 +108,28 @@ for (const backend of backends) {
       expect(await identityEmail(before.row.auth_id!)).toBe(colleague.user.email);
       // The person, told at their current address, may still confirm it if it is theirs: the link was not used up.
       expect((await confirmAs(colleague.user.email, token)).status).toBe(200);
+    });
+
+    it('confirms once when the same link is posted twice at the same time, and an edit racing a confirmation leaves one of them whole', async () => {
+      const created = await freshUser();
+      const next = uniqueEmail('deux.fois');
+      await rename(PERSONAS.backoffice, created.user.id, next);
+      const token = await emailChangeToken(t, next);
+      const statuses = (await Promise.all([confirmAs(created.user.email, token), confirmAs(created.user.email, token)])).map((a) => a.status).sort();
+      expect(statuses).toEqual([200, 404]);
+      expect(await userRow(created.user.id)).toMatchObject({ email: next, pending_email: null });
+
+      // A confirmation and a new request at once: either the confirmation wins (then the new request waits), or the
+      // new request replaces the link (then the confirmation finds none); never a mix, never a deadlock.
+      const third = uniqueEmail('course');
+      await rename(PERSONAS.backoffice, created.user.id, third);
+      const raced = await emailChangeToken(t, third);
+      const fourth = uniqueEmail('course.bis');
+      const [confirmed, edited] = await Promise.all([confirmAs(next, raced), rename(PERSONAS.backoffice, created.user.id, fourth)]);
+      expect(edited.status).toBe(200);
+      const row = await userRow(created.user.id);
+      if (confirmed.status === 200) expect(row).toMatchObject({ email: third, pending_email: fourth });
+      else expect([confirmed.status, row]).toEqual([404, expect.objectContaining({ email: next, pending_email: fourth })]);
     });
 
     it('refuses the confirmation of an inactive person (403), changing nothing', async () => {

@@ -16,7 +16,7 @@ import { emailInUse, updateUserRow } from './users-write.repository.ts';
 import { mapWriteError, WRITE_MESSAGES } from './users.errors.ts';
 import { accountOf, userAuditEntry } from './users.model.ts';
 
-/** The portal's page where a person confirms a new address (server/plugins/email-confirmation.ts). */
+/** The SPA's page where a person confirms a new address (src/routes/email-confirmation.lazy.tsx). */
 export const EMAIL_CONFIRMATION_PATH = '/compte/confirmer-email';
 export const EMAIL_CHANGE_TTL_MS = 24 * 3600 * 1000;
 
@@ -47,8 +47,8 @@ export async function requestEmailChange(
   await replaceEmailChangeToken(trx, { userId: before.id, email: newEmail, tokenHash: hashOf(token), expiresAt: new Date(Date.now() + EMAIL_CHANGE_TTL_MS) });
   const confirmUrl = `${deps.publicOrigin}${EMAIL_CONFIRMATION_PATH}?token=${token}`;
   const names = { firstName: before.first_name, lastName: before.last_name };
-  await deps.outbox.enqueue(uow, emailChangeConfirmMail({ email: newEmail, currentEmail: before.email, ...names, confirmUrl }));
-  await deps.outbox.enqueue(uow, emailChangeNoticeMail({ email: before.email, newEmail, ...names }));
+  await deps.outbox.enqueue(uow, emailChangeConfirmMail({ email: newEmail, currentEmail: before.email, requestedBy: actor.email, ...names, confirmUrl }));
+  await deps.outbox.enqueue(uow, emailChangeNoticeMail({ email: before.email, newEmail, requestedBy: actor.email, ...names }));
   await writeAudit(trx, {
     ...userAuditEntry({ userId: actor.userId, email: actor.email }, before.id, input.assignments),
     action: 'user.email.request',
@@ -73,11 +73,14 @@ export function usersEmailService(deps: ServiceDeps) {
           db,
           async (uow) => {
             const { trx } = uow;
+            // The user's row is locked before the link's, in the order an edit takes them (user, then links): the
+            // two never wait on each other crosswise. The link is read again once locked.
+            const seen = await findEmailChangeToken(trx, hashOf(token));
+            if (!seen) throw notFound(EMAIL_CHANGE_MESSAGES.invalidLink);
+            if (seen.user_id !== actor.userId) throw forbidden(EMAIL_CHANGE_MESSAGES.otherAccount);
+            const user = await findUser(trx, seen.user_id, { forUpdate: true });
             const link = await findEmailChangeToken(trx, hashOf(token), { forUpdate: true });
-            if (!link) throw notFound(EMAIL_CHANGE_MESSAGES.invalidLink);
-            if (link.user_id !== actor.userId) throw forbidden(EMAIL_CHANGE_MESSAGES.otherAccount);
-            const user = await findUser(trx, link.user_id, { forUpdate: true });
-            if (!user || user.pending_email?.toLowerCase() !== link.email.toLowerCase()) throw notFound(EMAIL_CHANGE_MESSAGES.invalidLink);
+            if (!user || !link || user.pending_email?.toLowerCase() !== link.email.toLowerCase()) throw notFound(EMAIL_CHANGE_MESSAGES.invalidLink);
             if (await emailInUse(trx, link.email, user.id)) throw conflict(EMAIL_CHANGE_MESSAGES.emailTaken);
             await deleteEmailChangeTokens(trx, user.id);
             const updated = (await updateUserRow(trx, user.id, { email: link.email, pending_email: null }))!;

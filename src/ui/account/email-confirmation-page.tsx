@@ -75,6 +75,7 @@ export function EmailConfirmationPage({ view, actions }: { view: EmailConfirmati
             <dd className="break-all font-semibold text-slate-900">{view.nextEmail}</dd>
           </dl>
           <p className="text-slate-700">{t.explanation}</p>
+          <p className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">{t.warning}</p>
           <button type="button" className={primary} onClick={actions.onConfirm} disabled={view.confirming} aria-busy={view.confirming}>
             {view.confirming ? t.confirming : t.confirm}
           </button>
