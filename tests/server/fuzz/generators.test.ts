@@ -21,6 +21,7 @@ const rows: RealRows = {
     far: [{ id: randomUUID(), code: '987654321', type: 'SIREN' }],
   },
   invitations: [1, 2, 3],
+  emailChangeTokens: ['A'.repeat(43)],
   roles: { near: [{ id: 2, code: 'ADMIN_ADHERENT' }, { id: 7, code: 'COMPTABLE' }], far: [{ id: 1, code: 'ADMIN_OPCO' }] },
 };
 const hints = hintsFor(rows);
