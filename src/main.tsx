@@ -1,11 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { createActor } from 'xstate';
 import './index.css';
 import { loadAppConfig } from './app-config';
-import { ApiFailure, createApiClient } from './api/client';
+import { createApiClient } from './api/client';
+import { createQueryClient } from './api/query-client';
 import { createMsalInstance } from './auth/msal';
 import { readTokenCookie } from './auth/token-cookie';
 import { sessionMachine } from './machines/session/session.machine';
@@ -41,17 +42,7 @@ async function start(rootElement: HTMLElement) {
   window.addEventListener('storage', () => session.send({ type: 'session.storageChanged' }));
   session.start();
 
-  const queryClient = new QueryClient({
-    // Spec §9: 3 retries, 5 minutes, delays doubling up to 30 s; a refusal (4xx) is an answer, not a failure to retry.
-    defaultOptions: {
-      queries: {
-        staleTime: 5 * 60_000,
-        gcTime: 5 * 60_000,
-        retry: (count, error) => count < 3 && !(error instanceof ApiFailure && error.status >= 400 && error.status < 500),
-        retryDelay: (n) => Math.min(1000 * 2 ** n, 30_000),
-      },
-    },
-  });
+  const queryClient = createQueryClient();
   warmUpCaches(session, queryClient, api);
   const router = createAppRouter({ session, config, api, queryClient });
   root.render(

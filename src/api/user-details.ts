@@ -47,7 +47,7 @@ export function fetchOrganizationByCode(api: ApiClient, code: string): Promise<O
 }
 
 export function organizationByCodeQueryOptions(api: ApiClient, code: string) {
-  return queryOptions({ queryKey: userDetailsKeys.organizationByCode(code), queryFn: () => fetchOrganizationByCode(api, code), staleTime: ORGANIZATION_LOOKUP_MS, retry: false });
+  return queryOptions({ queryKey: userDetailsKeys.organizationByCode(code), queryFn: () => fetchOrganizationByCode(api, code), staleTime: ORGANIZATION_LOOKUP_MS });
 }
 
 /** Every SIRET of a SIREN, page after page of 100 (GET /api/v2/organizations?type=SIRET&parentId=…). */

@@ -4,7 +4,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Guarded } from '../features/session/guarded';
 import { DecisionFlow } from '../features/invitations/invitation-decision-flow';
 import { useDocumentTitle } from '../lib/use-document-title';
-import { ApiFailure } from '../api/client';
 import { invitationQueryOptions } from '../api/invitations';
 import type { Decision } from '../machines/invitation-decision/invitation-decision.machine';
 import { formatDateTime } from '../domain/dates';
@@ -26,7 +25,7 @@ function InvitationScreen() {
   const { id } = Route.useParams();
   const invitationId = Number(id);
   const valid = Number.isSafeInteger(invitationId) && invitationId > 0;
-  const query = useQuery({ ...invitationQueryOptions(api, invitationId), enabled: valid, retry: (count, error) => !(error instanceof ApiFailure && error.status === 404) && count < 3 });
+  const query = useQuery({ ...invitationQueryOptions(api, invitationId), enabled: valid });
   const toast = useToast();
   const [intent, setIntent] = useState<Decision | null>(null);
   const [processing, setProcessing] = useState(false);

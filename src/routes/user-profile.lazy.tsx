@@ -12,14 +12,12 @@ import { fr } from '../i18n/fr';
 
 const t = fr.userProfile;
 const isUserId = (id: string) => isUuid(id);
-/** A user out of reach answers 404 (or 403 without USER_LIST): nothing to retry. */
-const retryUnlessRefused = (count: number, error: Error) => !(error instanceof ApiFailure && (error.status === 403 || error.status === 404)) && count < 3;
 
 function ProfileScreen() {
   const { api } = Route.useRouteContext();
   const { id } = Route.useParams();
   const valid = isUserId(id);
-  const query = useQuery({ ...userQueryOptions(api, id), enabled: valid, retry: retryUnlessRefused });
+  const query = useQuery({ ...userQueryOptions(api, id), enabled: valid });
   const grouped = useMemo(() => groupBySiren(query.data?.organizations ?? []), [query.data]);
   // A user holding only SIRETs of a SIREN: its name is looked up (else 'SIREN {code}').
   const lookups = useQueries({ queries: grouped.filter((s) => !s.name).map((s) => organizationByCodeQueryOptions(api, s.code)) });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ApiFailure, createApiClient, unwrap, type ApiClient } from '../../src/api/client';
+import { ApiFailure, createApiClient, retryAfterMs, unwrap, type ApiClient } from '../../src/api/client';
+import { createQueryClient } from '../../src/api/query-client';
 import { readTokenCookie } from '../../src/auth/token-cookie';
 
 /** One planned outcome of a fetch attempt: an answer, or a network failure. */
-type Outcome = { status: number; body?: unknown } | { networkError: true } | { abort: true };
+type Outcome = { status: number; body?: unknown; retryAfter?: string } | { networkError: true } | { abort: true };
 
 interface Harness {
   client: ApiClient;
@@ -13,11 +14,12 @@ interface Harness {
   delays: number[];
 }
 
-function jsonResponse(status: number, body: unknown): Response {
-  if (body === undefined) return new Response(null, { status });
+function jsonResponse(status: number, body: unknown, retryAfter?: string): Response {
+  const extra: Record<string, string> = retryAfter ? { 'retry-after': retryAfter } : {};
+  if (body === undefined) return new Response(null, { status, headers: extra });
   return new Response(typeof body === 'string' ? body : JSON.stringify(body), {
     status,
-    headers: { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' },
+    headers: { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...extra },
   });
 }
 
@@ -31,7 +33,7 @@ function harness(outcomes: Outcome[], getToken: () => string | null = () => 'tok
     const outcome = outcomes[Math.min(requests.length - 1, outcomes.length - 1)]!;
     if ('networkError' in outcome) throw new TypeError('fetch failed');
     if ('abort' in outcome) throw new DOMException('The operation was aborted.', 'AbortError');
-    return jsonResponse(outcome.status, outcome.body);
+    return jsonResponse(outcome.status, outcome.body, outcome.retryAfter);
   };
   const sleep = async (ms: number) => {
     delays.push(ms);
@@ -121,24 +123,75 @@ describe('the retry policy (spec §7, §9)', () => {
     expect(delays).toEqual([]);
   });
 
-  it('replays the same POST body, method and URL on every attempt', async () => {
-    const { client, requests } = harness([{ status: 503 }, { status: 502 }, { status: 200, body: { id: 1, status: 'REJECTED' } }]);
-    const { data } = await reject(client);
-    expect(data).toEqual({ id: 1, status: 'REJECTED' });
-    expect(requests).toHaveLength(3);
-    for (const { request, body } of requests) {
+  it.each([
+    ['a creation', (c: ApiClient) => c.POST('/api/v2/users/complete', { body: { email: 'a@b.fr', firstName: 'Ab', lastName: 'Cd', organizationCodes: ['12345678900012'], roleIds: [1] } as never })],
+    ['a rejection', reject],
+    ['an approval', (c: ApiClient) => c.POST('/api/v2/invitations/{id}/approve', { params: { path: { id: 1 } } })],
+    ['an update', (c: ApiClient) => c.PUT('/api/v2/users/{id}', { params: { path: { id: 'u-1' } }, body: { firstName: 'Ab', lastName: 'Cd', email: 'a@b.fr', metadata: null } })],
+    ['an invitation', (c: ApiClient) => c.POST('/api/v2/invitations', { body: {} as never })],
+    ['a permanent delete', (c: ApiClient) => c.DELETE('/api/v2/users/{id}', { params: { path: { id: 'u-1' }, query: { hardDelete: true } } })],
+  ])('never sends %s twice: a 503 is answered as it is', async (_name, send) => {
+    const { client, requests, delays } = harness([{ status: 503, body: { message: 'busy' } }, { status: 200, body: {} }]);
+    const { response } = await send(client);
+    expect(response.status).toBe(503);
+    expect(requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
+  it('never sends a write twice after a network failure either: ApiFailure of status 0 at once', async () => {
+    const { client, requests, delays } = harness([{ networkError: true }, { status: 200, body: {} }]);
+    await expect(reject(client)).rejects.toMatchObject({ status: 0 });
+    expect(requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
+  it.each(['deactivate', 'reactivate'] as const)('retries a %s (idempotent), replaying the same request', async (action) => {
+    const { client, requests, delays } = harness([{ status: 503 }, { networkError: true }, { status: 200, body: { id: 'u-1' } }]);
+    const { response } = await client.POST(`/api/v2/users/{id}/${action}`, { params: { path: { id: 'u-1' } } });
+    expect(response.status).toBe(200);
+    expect(delays).toEqual([1000, 2000]);
+    for (const { request } of requests) {
       expect(request.method).toBe('POST');
-      expect(request.url).toBe('https://portal.test/api/v2/invitations/1/reject');
-      expect(JSON.parse(body)).toEqual(rejectBody);
-      expect(request.headers.get('content-type')).toBe('application/json');
+      expect(request.url).toBe(`https://portal.test/api/v2/users/u-1/${action}`);
       expect(request.headers.get('authorization')).toBe('Bearer token-abc');
     }
   });
 
-  it('replays the POST body after a network failure too', async () => {
-    const { client, requests } = harness([{ networkError: true }, { status: 200, body: { id: 1 } }]);
-    await reject(client);
-    expect(requests.map((r) => r.body)).toEqual([JSON.stringify(rejectBody), JSON.stringify(rejectBody)]);
+  it('waits what a Retry-After asks (seconds), within the 30 s in all', async () => {
+    const { client, requests, delays } = harness([{ status: 503, retryAfter: '5' }, { status: 503, retryAfter: '20' }, { status: 200, body: me }]);
+    const { data } = await client.GET('/api/v2/users/me');
+    expect(data).toEqual(me);
+    expect(requests).toHaveLength(3);
+    expect(delays).toEqual([5000, 20000]);
+  });
+
+  it('answers the 503 as it is when its Retry-After would pass the 30 s in all', async () => {
+    const { client, requests, delays } = harness([{ status: 503, retryAfter: '10' }, { status: 503, retryAfter: '25' }, { status: 200, body: me }]);
+    const { response } = await client.GET('/api/v2/users/me');
+    expect(response.status).toBe(503);
+    expect(requests).toHaveLength(2);
+    expect(delays).toEqual([10000]);
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads seconds and HTTP dates, and nothing else', () => {
+    const now = Date.parse('2026-11-27T10:00:00Z');
+    expect(retryAfterMs('7', now)).toBe(7000);
+    expect(retryAfterMs('Fri, 27 Nov 2026 10:00:12 GMT', now)).toBe(12000);
+    expect(retryAfterMs('Fri, 27 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs(null, now)).toBeNull();
+    expect(retryAfterMs('bientôt', now)).toBeNull();
+  });
+});
+
+describe('the query cache on top of the client (issue 18: one retry layer)', () => {
+  it('sends a failing read 3 times in all, over 3 s of waiting, not 3 × 4 times', async () => {
+    const { client, requests, delays } = harness([{ status: 503, body: { message: 'busy' } }]);
+    const queries = createQueryClient();
+    await expect(queries.fetchQuery({ queryKey: ['me'], queryFn: () => unwrap(client.GET('/api/v2/users/me'), 'Failed') })).rejects.toMatchObject({ status: 503 });
+    expect(requests).toHaveLength(3);
+    expect(delays).toEqual([1000, 2000]);
   });
 });
 
