@@ -1,13 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap, type ApiClient } from './client';
+import { CACHE_MS, keptFor } from './cache-lifetimes';
 import type { components, operations } from './schema.gen';
 
 export type Organization = components['schemas']['Organization'];
 export type OrganizationListQuery = NonNullable<operations['listOrganizations']['parameters']['query']>;
 
-/** Spec §9: organization lists are kept 30 minutes, searches 5 minutes; dropdowns ask for up to 100. */
-export const ORGANIZATION_LIST_MS = 30 * 60_000;
-export const ORGANIZATION_SEARCH_MS = 5 * 60_000;
+/** Spec §9: dropdowns ask for up to 100. */
 export const DROPDOWN_PAGE_SIZE = 100;
 
 export const organizationsKeys = {
@@ -22,8 +21,9 @@ export function fetchOrganizations(api: ApiClient, query: OrganizationListQuery)
 }
 
 export function organizationsQueryOptions(api: ApiClient, query: OrganizationListQuery) {
-  const staleTime = query.search ? ORGANIZATION_SEARCH_MS : ORGANIZATION_LIST_MS;
-  return queryOptions({ queryKey: organizationsKeys.list(query), queryFn: () => fetchOrganizations(api, query), staleTime });
+  // Spec §9: lists kept 30 minutes, searches 5 minutes.
+  const kept = keptFor(query.search ? CACHE_MS.organizationSearch : CACHE_MS.organizationList);
+  return queryOptions({ queryKey: organizationsKeys.list(query), queryFn: () => fetchOrganizations(api, query), ...kept });
 }
 
 /** GET /api/v2/organizations/{id}: names a chosen organization that a list or a search left out. */
@@ -31,6 +31,7 @@ export function organizationQueryOptions(api: ApiClient, id: string) {
   return queryOptions({
     queryKey: organizationsKeys.one(id),
     queryFn: () => unwrap(api.GET('/api/v2/organizations/{id}', { params: { path: { id } } }), 'Failed to fetch organization'),
-    staleTime: ORGANIZATION_LIST_MS,
+    // Spec §9: a lookup by id is kept 1 hour.
+    ...keptFor(CACHE_MS.organizationLookup),
   });
 }

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap, type ApiClient } from './client';
+import { CACHE_MS, keptFor } from './cache-lifetimes';
 import type { components } from './schema.gen';
 
 export type UserDetail = components['schemas']['UserDetail'];
@@ -15,9 +16,6 @@ export const userDetailsKeys = {
   siretsOf: (sirenId: string) => ['organizations', 'sirets-of', sirenId] as const,
 };
 
-/** Spec §9: lookups of organizations by code are kept 1 hour; organization lists 30 minutes. */
-const ORGANIZATION_LOOKUP_MS = 60 * 60_000;
-const ORGANIZATION_LIST_MS = 30 * 60_000;
 /** Spec §9: the SIRET lookup by SIREN asks for pages of 100. */
 export const SIRET_PAGE_SIZE = 100;
 
@@ -47,7 +45,7 @@ export function fetchOrganizationByCode(api: ApiClient, code: string): Promise<O
 }
 
 export function organizationByCodeQueryOptions(api: ApiClient, code: string) {
-  return queryOptions({ queryKey: userDetailsKeys.organizationByCode(code), queryFn: () => fetchOrganizationByCode(api, code), staleTime: ORGANIZATION_LOOKUP_MS });
+  return queryOptions({ queryKey: userDetailsKeys.organizationByCode(code), queryFn: () => fetchOrganizationByCode(api, code), ...keptFor(CACHE_MS.organizationLookup) });
 }
 
 /** Every SIRET of a SIREN, page after page of 100 (GET /api/v2/organizations?type=SIRET&parentId=…). */
@@ -64,5 +62,5 @@ export async function fetchAllSirets(api: ApiClient, sirenId: string): Promise<O
 }
 
 export function allSiretsQueryOptions(api: ApiClient, sirenId: string) {
-  return queryOptions({ queryKey: userDetailsKeys.siretsOf(sirenId), queryFn: () => fetchAllSirets(api, sirenId), staleTime: ORGANIZATION_LIST_MS });
+  return queryOptions({ queryKey: userDetailsKeys.siretsOf(sirenId), queryFn: () => fetchAllSirets(api, sirenId), ...keptFor(CACHE_MS.organizationList) });
 }
