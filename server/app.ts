@@ -1,6 +1,7 @@
 // Builds the whole server (API, local sign-in, SPA) without listening: start scripts and tests share it.
 // Only the order lives here: the hooks of every request, the routes, the pages. Each part is a plugin of
 // server/plugins/, the API is server/api/, the use cases server/features/.
+import { registerCompression } from './plugins/compression.ts';
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config.ts';
@@ -151,6 +152,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     for (const [name, value] of securityHeaders.for(request.url)) if (!reply.hasHeader(name)) reply.header(name, value);
   });
   answerErrors(app);
+  // The API's JSON answers compressed above 1 kB (br or gzip, as accepted).
+  await registerCompression(app);
 
   // The routes: health and metrics, the API, the local provider (development and tests), the SPA.
   registerHealth(app, config, database);
