@@ -1,6 +1,7 @@
 // Builds the whole server (API, local sign-in, SPA) without listening: start scripts and tests share it.
 // Only the order lives here: the hooks of every request, the routes, the pages. Each part is a plugin of
 // server/plugins/, the API is server/api/, the use cases server/features/.
+import { runtimeConfigFor } from './runtime-config.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -205,7 +206,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
     expiredRowPurges.push((batch) => purgeExpiredOidcPayloads(database.db, { batch }));
   }
-  await serveWeb(app, config.webRoot);
+  await serveWeb(app, config.webRoot, runtimeConfigFor(config));
   return app;
 }
 

@@ -1,7 +1,8 @@
 import type { ServerConfig } from './config.ts';
 
 /**
- * What the SPA reads at start-up (GET /portal-config.json): one build runs
+ * What the SPA reads at start-up, written into its page (server/plugins/web.ts) and answered at
+ * GET /portal-config.json for a page served elsewhere (Vite in development): one build runs
  * against any identity provider and API host. The SPA validates it and stops
  * with 'Missing required environment variable' when a value is missing.
  */

@@ -1,5 +1,5 @@
 /**
- * The configuration read at start-up from the server (/portal-config.json): API base,
+ * The configuration read at start-up from the server (written into index.html, else /portal-config.json): API base,
  * sign-in client, authorities of the sign-in and password-reset policies, links.
  * Each value names the server setting it comes from, for the error message.
  */
@@ -84,7 +84,16 @@ export function parseAppConfig(raw: unknown): AppConfig {
   return checkShape(raw);
 }
 
-export async function loadAppConfig(fetchImpl: typeof fetch = fetch): Promise<AppConfig> {
+/** The element of index.html in which the server writes the configuration (server/plugins/web.ts). */
+export const STARTUP_CONFIG_ELEMENT_ID = 'portal-config';
+
+/**
+ * The configuration the server wrote into the page (no request: issue 18), else GET /portal-config.json (a page
+ * served by another server, e.g. Vite's in development).
+ */
+export async function loadAppConfig(fetchImpl: typeof fetch = fetch, doc: Pick<Document, 'getElementById'> | null = typeof document === 'undefined' ? null : document): Promise<AppConfig> {
+  const inline = doc?.getElementById(STARTUP_CONFIG_ELEMENT_ID)?.textContent;
+  if (inline) return parseAppConfig(JSON.parse(inline));
   const response = await fetchImpl('/portal-config.json', { cache: 'no-store' });
   if (!response.ok) throw new Error(`Configuration unavailable (${response.status})`);
   return parseAppConfig(await response.json());

@@ -97,24 +97,39 @@ describe('parseAppConfig', () => {
 });
 
 describe('loadAppConfig', () => {
-  it('reads /portal-config.json without the cache and parses it', async () => {
+  /** A page whose configuration element holds `text` (null: no such element). */
+  const pageWith = (text: string | null) => ({ getElementById: (id: string) => (id === 'portal-config' && text !== null ? ({ textContent: text } as HTMLElement) : null) });
+  const noFetch = (async () => {
+    throw new Error('no request expected');
+  }) as typeof fetch;
+
+  it('reads the configuration the server wrote into the page, without any request (issue 18)', async () => {
+    await expect(loadAppConfig(noFetch, pageWith(JSON.stringify(fullConfig())))).resolves.toEqual(fullConfig());
+  });
+
+  it('judges the written configuration as the fetched one: a missing value stops the start', async () => {
+    const { memberAreaUrl: _m, ...raw } = fullConfig();
+    await expect(loadAppConfig(noFetch, pageWith(JSON.stringify(raw)))).rejects.toThrowError(new Error('Missing required environment variable: MEMBER_AREA_URL'));
+  });
+
+  it('reads /portal-config.json without the cache and parses it when the page carries none', async () => {
     const calls: [unknown, RequestInit | undefined][] = [];
     const stub = (async (input: unknown, init?: RequestInit) => {
       calls.push([input, init]);
       return new Response(JSON.stringify(fullConfig()), { headers: { 'content-type': 'application/json' } });
     }) as typeof fetch;
-    await expect(loadAppConfig(stub)).resolves.toEqual(fullConfig());
+    await expect(loadAppConfig(stub, pageWith(null))).resolves.toEqual(fullConfig());
     expect(calls).toEqual([['/portal-config.json', { cache: 'no-store' }]]);
   });
 
   it('stops with "Configuration unavailable (status)" when the server does not answer it', async () => {
     const stub = (async () => new Response('', { status: 500 })) as typeof fetch;
-    await expect(loadAppConfig(stub)).rejects.toThrowError(new Error('Configuration unavailable (500)'));
+    await expect(loadAppConfig(stub, null)).rejects.toThrowError(new Error('Configuration unavailable (500)'));
   });
 
   it('stops with the missing variable message when the answer lacks a required value', async () => {
     const { memberAreaUrl: _m, ...raw } = fullConfig();
     const stub = (async () => new Response(JSON.stringify(raw))) as typeof fetch;
-    await expect(loadAppConfig(stub)).rejects.toThrowError(new Error('Missing required environment variable: MEMBER_AREA_URL'));
+    await expect(loadAppConfig(stub, null)).rejects.toThrowError(new Error('Missing required environment variable: MEMBER_AREA_URL'));
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { sidebar, signIn, signInAsInactive, signInToDashboard } from './fixtures';
+import { openDashboardAs, sidebar, signIn, signInAsInactive, signInToDashboard } from './fixtures';
 
 const personas = [
   { email: 'backoffice@portail.test', entries: ['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Mon profil', 'Déconnexion'] },
@@ -83,4 +83,15 @@ test('the sign-in page goes straight to the dashboard when a valid token cookie 
   await page.goto('/authentication/sign-in');
   await page.waitForURL('**/dashboard');
   expect(visited.some((path) => path.startsWith('/oidc/'))).toBe(false);
+});
+
+test('the first screen reads its configuration from the page: no /portal-config.json request (issue 18)', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/portal-config.json') asked.push(request.url());
+  });
+  await openDashboardAs(page, 'backoffice@portail.test');
+  await page.goto('/utilisateurs');
+  await expect(page.getByRole('heading', { name: 'Gestion des utilisateurs', level: 1 })).toBeVisible();
+  expect(asked).toEqual([]);
 });

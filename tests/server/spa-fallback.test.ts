@@ -17,13 +17,14 @@ describe('serving the SPA', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portail-web-'));
     const webRoot = path.join(dir, 'dist');
     fs.mkdirSync(path.join(webRoot, 'assets'), { recursive: true });
-    fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>SPA</title>');
+    fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><html><head><title>SPA</title></head><body></body></html>');
     fs.writeFileSync(path.join(webRoot, 'assets', 'main-abc.js'), 'console.log(1)');
     // What scripts/precompress.ts writes beside an asset (here with distinct contents, to tell them apart).
     fs.writeFileSync(path.join(webRoot, 'assets', 'big-abc.js'), 'plain');
     fs.writeFileSync(path.join(webRoot, 'assets', 'big-abc.js.br'), 'brotli');
     fs.writeFileSync(path.join(webRoot, 'assets', 'big-abc.js.gz'), 'gzip');
-    const config = readConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_ROOT: webRoot });
+    // A support line with what would end a script element, to prove the page's configuration cannot be broken out of.
+    const config = readConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_ROOT: webRoot, SUPPORT_HOURS: '9h-17h </script><script>alert(1)</script> & <!--' });
     // No query reaches the database here: an unmigrated in-memory one is enough.
     database = await openDatabase({});
     const keys = await loadSigningKeys(dir);
@@ -44,6 +45,20 @@ describe('serving the SPA', () => {
       expect(answer.statusCode, url).toBe(200);
       expect(answer.body).toContain('<title>SPA</title>');
       expect(answer.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('writes the start-up configuration into every page, as /portal-config.json answers it, and nothing can break out of it (issue 18)', async () => {
+    const expected = (await app.inject({ method: 'GET', url: '/portal-config.json' })).json();
+    for (const url of ['/', '/index.html', '/utilisateurs?page=2']) {
+      const answer = await get(url);
+      expect(answer.statusCode, url).toBe(200);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      const match = /<script id="portal-config" type="application\/json">(.*?)<\/script><\/head>/s.exec(answer.body);
+      expect(match, url).not.toBeNull();
+      expect(match![1]).not.toMatch(/<|>|&/);
+      expect(JSON.parse(match![1]!)).toEqual(expected);
+      expect(JSON.parse(match![1]!).support.hours).toBe('9h-17h </script><script>alert(1)</script> & <!--');
     }
   });
 
