@@ -10,7 +10,7 @@ import { createQueryClient } from './api/query-client';
 import { createMsalInstance } from './auth/msal';
 import { readTokenCookie } from './auth/token-cookie';
 import { sessionMachine } from './machines/session/session.machine';
-import { readCachedProfile, sessionActors } from './machines/session/session.actors';
+import { readCachedProfile, sessionActors, startEarlyProfile } from './machines/session/session.actors';
 import { SessionProvider } from './session';
 import { createAppRouter } from './router';
 import { warmUpCaches } from './warm-up';
@@ -34,8 +34,10 @@ async function start(rootElement: HTMLElement) {
   // The bearer token: the session's copy in memory, else the cookie.
   let tokenSource: () => string | null = () => readTokenCookie();
   const api = createApiClient({ baseUrl: config.apiBase, getToken: () => tokenSource() });
+  // A returning person's profile is asked for now, while MSAL starts (issue 18).
+  const earlyProfile = startEarlyProfile(api, readTokenCookie());
   const session = createActor(
-    sessionMachine.provide(sessionActors({ msal, api, cookieDomain: config.cookieDomain, passwordResetAuthority: config.auth.passwordResetAuthority })),
+    sessionMachine.provide(sessionActors({ msal, api, cookieDomain: config.cookieDomain, passwordResetAuthority: config.auth.passwordResetAuthority, earlyProfile })),
     { input: { cachedProfile: readCachedProfile() } },
   );
   tokenSource = () => session.getSnapshot().context.token ?? readTokenCookie();

@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
 import type { IPublicClientApplication } from '@azure/msal-browser';
 import { ApiFailure, type ApiClient } from '../../api/client';
-import { fetchCurrentUser } from '../../api/users';
+import { fetchCurrentUser, type CurrentUser } from '../../api/users';
 import { decodeTokenClaims, expireTokenCookie, isTokenUnexpired, readTokenCookie, writeTokenCookie } from '../../auth/token-cookie';
 import { POST_LOGIN_PATH, SIGN_IN_SCOPES } from '../../auth/msal';
 import { frShell as fr } from '../../i18n/fr-shell';
@@ -14,11 +14,33 @@ export interface SessionDependencies {
   api: ApiClient;
   cookieDomain: string | null;
   passwordResetAuthority: string | null;
+  /** GET /users/me already under way since the page started (startEarlyProfile): the first profile load of that token takes its answer. */
+  earlyProfile?: EarlyProfile | null;
+}
+
+/** The profile asked for as the page starts, with the token cookie it found, while MSAL is still starting (issue 18). */
+export interface EarlyProfile {
+  token: string;
+  answer: Promise<CurrentUser>;
+}
+
+/**
+ * Asks for the profile at once when the page starts with an unexpired token cookie: the request runs while MSAL
+ * starts and handles the redirect, instead of after them. The session machine decides as before; its first
+ * profile load of the same token takes this answer (its failure included) rather than asking again.
+ */
+export function startEarlyProfile(api: ApiClient, token: string | null, now = Date.now()): EarlyProfile | null {
+  if (!token || !isTokenUnexpired(token, now)) return null;
+  const answer = fetchCurrentUser(api);
+  // Its failure is judged when the machine takes it; until then it is not an unhandled rejection.
+  answer.catch(() => {});
+  return { token, answer };
 }
 
 /** The side effects of the session machine, supplied with sessionMachine.provide({ actors, actions }). */
 export function sessionActors(deps: SessionDependencies) {
   const { msal, api, cookieDomain } = deps;
+  let earlyProfile = deps.earlyProfile ?? null;
   return {
     actors: {
       initializeAuth: fromPromise<void>(async () => {
@@ -61,9 +83,12 @@ export function sessionActors(deps: SessionDependencies) {
         writeTokenCookie(token, cookieDomain);
         return token;
       }),
-      loadProfile: fromPromise<SessionProfile, { token: string }>(async () => {
+      loadProfile: fromPromise<SessionProfile, { token: string }>(async ({ input }) => {
+        // The answer asked for as the page started, once, for that token only.
+        const early = earlyProfile && earlyProfile.token === input.token ? earlyProfile.answer : null;
+        earlyProfile = null;
         try {
-          return (await fetchCurrentUser(api)) as SessionProfile;
+          return (await (early ?? fetchCurrentUser(api))) as SessionProfile;
         } catch (error) {
           const status = error instanceof ApiFailure ? error.status : 0;
           const failure: ProfileLoadFailure = {
