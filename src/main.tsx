@@ -46,7 +46,7 @@ async function start(rootElement: HTMLElement) {
 
   const queryClient = createQueryClient();
   warmUpCaches(session, queryClient, api);
-  const router = createAppRouter({ session, config, api, queryClient });
+  const router = createAppRouter({ session, config, api, queryClient, currentToken: () => tokenSource() });
   root.render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

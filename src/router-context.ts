@@ -9,4 +9,6 @@ export interface RouterContext {
   config: AppConfig;
   api: ApiClient;
   queryClient: QueryClient;
+  /** The bearer token the API client would send now (the session's, else the cookie's), or null. */
+  currentToken: () => string | null;
 }

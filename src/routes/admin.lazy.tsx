@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../lib/use-document-title';
 import { invitationsQueryOptions, type Invitation } from '../api/invitations';
 import type { Decision } from '../machines/invitation-decision/invitation-decision.machine';
 import { pageItems, pageRange } from '../domain/pagination';
+import { invitationsListQuery } from '../lib/list-queries';
 import type { AdminSearch } from './admin';
 import { formatDateTime } from '../domain/dates';
 import { InvitationsList } from '../ui/invitations/invitations-list';
@@ -19,14 +20,6 @@ import { fr } from '../i18n/fr';
 export const ADMIN_SEARCH_DEBOUNCE_MS = 500;
 export const ADMIN_TOAST_MS = 4000;
 
-const apiQuery = (s: AdminSearch) => ({
-  status: s.status === 'all' ? 'pending,approved,rejected' : s.status.toLowerCase(),
-  search: s.search.trim() || undefined,
-  sort: s.sort,
-  order: s.order,
-  page: s.page,
-  pageSize: s.pageSize,
-});
 
 function AdminInvitations() {
   const router = useRouter();
@@ -38,7 +31,7 @@ function AdminInvitations() {
   // As the users list's 'Ajouter': not offered to whom /admin-actions would refuse (the permissions are the server's, from /users/me).
   const canCreate = useSession((s) => (s.context.profile ? hasPermission(s.context.profile, 'USER_CREATE') : false));
   const [action, setAction] = useState<{ invitation: Invitation; intent: Decision } | null>(null);
-  const query = useQuery(invitationsQueryOptions(api, apiQuery(search)));
+  const query = useQuery(invitationsQueryOptions(api, invitationsListQuery(search)));
   useDocumentTitle(fr.invitations.documentTitle);
 
   useEffect(() => {

@@ -2,6 +2,9 @@ import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
 import { listSearchFields, type ListSearch } from '../lib/list-search';
 import { oneOf, searchValidator } from '../lib/search-params';
+import { prefetchForScreen } from '../lib/route-prefetch';
+import { invitationsQueryOptions } from '../api/invitations';
+import { invitationsListQuery } from '../lib/list-queries';
 
 const STATUS_FILTERS = ['all', 'PENDING', 'APPROVED', 'REJECTED'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -18,9 +21,11 @@ const validateSearch = searchValidator<AdminSearch>({
   ...listSearchFields('desc'),
 });
 
-/** /admin: the screen's code loads with the route (admin.lazy.tsx). */
+/** /admin: the requests' data leaves with the screen's code (admin.lazy.tsx), not after it. */
 export const adminRoute = createRoute({
   getParentRoute: () => shellRoute,
   path: '/admin',
   validateSearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => prefetchForScreen(context, invitationsQueryOptions(context.api, invitationsListQuery(deps))),
 }).lazy(() => import('./admin.lazy').then((m) => m.Route));

@@ -19,6 +19,7 @@ import { UsersFilters } from '../ui/users/users-filters';
 import { UsersTable, type UserRow } from '../ui/users/users-table';
 import { useToast } from '../ui/toaster';
 import { fr } from '../i18n/fr';
+import { usersListQuery } from '../lib/list-queries';
 import type { UsersSearch } from './users';
 
 /** Spec §9: toasts of about 3.3 s on the users screens; the name or email search waits 500 ms. */
@@ -66,18 +67,8 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
   const update = (changes: Partial<UsersSearch>) => void navigate({ search: (prev) => ({ ...prev, ...changes }) });
   const orgs = useUsersOrganizationFilters({ api, siren: search.siren, siret: search.siret, onChange: (changes) => update({ ...changes, page: 1 }) });
   const roles = useQuery(rolesQueryOptions(api));
-  const users = useQuery(
-    usersQueryOptions(api, {
-      organizationId: search.siret ?? search.siren,
-      roleCode: search.role,
-      search: search.search.trim() || undefined,
-      includeInactive: true,
-      sort: search.sort,
-      order: search.order,
-      page: search.page,
-      pageSize: search.pageSize,
-    }),
-  );
+  // Started by the route's loader already, with the screen's code.
+  const users = useQuery(usersQueryOptions(api, usersListQuery(search)));
   const chosenSiren = orgs.chosenSiren ?? (!backOffice && orgs.unsearchedSirens.length === 1 ? orgs.unsearchedSirens[0] : undefined);
   const title = !backOffice && chosenSiren ? t.titleFor(chosenSiren.name) : t.title;
   useDocumentTitle(title);

@@ -2,6 +2,9 @@ import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
 import { listSearchFields, type ListSearch } from '../lib/list-search';
 import { matching, oneOf, searchValidator, uuid } from '../lib/search-params';
+import { prefetchForScreen } from '../lib/route-prefetch';
+import { usersQueryOptions } from '../api/users';
+import { usersListQuery } from '../lib/list-queries';
 
 export interface UsersSearch extends ListSearch {
   siren?: string;
@@ -19,9 +22,11 @@ const validateSearch = searchValidator<UsersSearch>({
   ...listSearchFields('asc'),
 });
 
-/** /utilisateurs: the screen's code loads with the route (users.lazy.tsx). */
+/** /utilisateurs: the list's data leaves with the screen's code (users.lazy.tsx), not after it. */
 export const usersRoute = createRoute({
   getParentRoute: () => shellRoute,
   path: '/utilisateurs',
   validateSearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => prefetchForScreen(context, usersQueryOptions(context.api, usersListQuery(deps))),
 }).lazy(() => import('./users.lazy').then((m) => m.Route));

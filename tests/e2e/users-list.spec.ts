@@ -182,3 +182,27 @@ test('a read-only back-office user has no permanent delete, and a user without U
   await expect(rh.getByText('Aucun utilisateur trouvé')).toBeVisible();
   await other.close();
 });
+
+test("the list's data leaves with the screen's code, not after it: the request is made while the screen's chunk is still held (issue 18)", async ({ page }) => {
+  await openDashboardAs(page, 'backoffice@portail.test');
+  // The users screen's own chunk is held on its way; its data must not wait for it.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const listRequests: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/v2/users') listRequests.push(r.url());
+  });
+  await page.route(/\/assets\/users\.lazy-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const listRequest = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/v2/users');
+  await page.goto('/utilisateurs?sort=email');
+  const request = await listRequest;
+  expect(new URL(request.url()).searchParams.get('sort')).toBe('email');
+  await expect(page.getByRole('heading', { name: 'Gestion des utilisateurs', level: 1 })).toHaveCount(0);
+  release();
+  await expect(page.getByRole('table')).toBeVisible();
+  // The screen took the loader's answer: one request for that page of the list, not two.
+  expect(listRequests).toHaveLength(1);
+});
