@@ -93,6 +93,8 @@ for (const { name, viewport } of VIEWPORTS) {
       await page.getByRole('textbox', { name: 'Ville' }).fill('Lyon');
       await page.getByRole('button', { name: 'Suivant' }).click();
       await expect(page.getByText('Étape 2/4')).toBeVisible();
+      // Below 640 px the stepper is 'Étape n/4' alone; the four steps show from 640 px on (issue 18).
+      await expect(page.getByRole('list', { name: 'Étapes de la création' })).toBeVisible({ visible: (page.viewportSize()?.width ?? 0) >= 640 });
       await expectReflow(page, 'Créer un utilisateur');
       await page.getByRole('searchbox', { name: 'Rechercher un SIREN' }).fill('Clinique des Tilleuls');
       await page.getByRole('checkbox', { name: /Clinique des Tilleuls/ }).check();

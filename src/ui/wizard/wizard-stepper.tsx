@@ -6,14 +6,15 @@ const t = fr.userCreate;
 /**
  * The stepper 'Étape n/4' (spec §2). No accessible library offers a stepper widget, and this one is not
  * interactive (the steps are left with 'Suivant' and 'Étape précédente'): an ordered list whose current
- * item carries aria-current="step", the steps done saying so in words as well as in colour.
+ * item carries aria-current="step", the steps done saying so in words as well as in colour. Below 640 px,
+ * 'Étape n/4' alone (issue 18): the list of the four steps took 200 px of a phone's height.
  */
 export function WizardStepper({ step }: { step: WizardStep }) {
   const index = WIZARD_STEPS.indexOf(step);
   return (
     <div>
-      <p className="mb-2 text-sm font-semibold text-brand-700">{t.stepper(index + 1)}</p>
-      <ol aria-label={t.stepsLabel} className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      <p className="text-sm font-semibold text-brand-700 sm:mb-2">{t.stepper(index + 1)}</p>
+      <ol aria-label={t.stepsLabel} className="hidden gap-2 sm:grid sm:grid-cols-4">
         {WIZARD_STEPS.map((name, i) => (
           <li
             key={name}
