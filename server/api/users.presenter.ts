@@ -73,6 +73,7 @@ export function toUserFullDetails(input: FullDetails) {
       roleName: a.roleName,
       roleType: a.roleType,
       inheritsToChildren: a.inheritsToChildren,
+      parentOrganization: (a.parentId && input.parents.get(a.parentId)) || null,
     })),
     availableRoles: input.availableRoles.map(toRoleDto),
     availableOrganizations: [...input.availableOrganizations],

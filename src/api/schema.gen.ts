@@ -865,7 +865,15 @@ export interface components {
             roleCode: string;
             roleName: string;
             roleType: components["schemas"]["RoleType"];
+            /** @description A SIRET's SIREN (id, code, name), so that the edit page names it without another request (issue 18); null for a SIREN, or a SIRET whose SIREN is not in the register */
+            parentOrganization: components["schemas"]["ParentOrganization"] | null;
             inheritsToChildren: boolean;
+        };
+        ParentOrganization: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            name: string;
         };
         UserFullDetails: {
             allowedActions: components["schemas"]["UserActions"];

@@ -80,13 +80,20 @@ for (const backend of backends) {
       expect(status).toBe(200);
       expect(headers.etag).toBe(`"${body.user.version}"`);
       expect(body.assignments).toEqual([
-        expect.objectContaining({ organizationId: orgs.clinique.id, organizationType: 'SIREN', roleCode: 'ADMIN_ADHERENT', roleType: 'INTERNAL', inheritsToChildren: true }),
+        expect.objectContaining({ organizationId: orgs.clinique.id, organizationType: 'SIREN', roleCode: 'ADMIN_ADHERENT', roleType: 'INTERNAL', inheritsToChildren: true, parentOrganization: null }),
       ]);
       const roleCodes = body.availableRoles.map((r: { code: string }) => r.code);
       expect(roleCodes).toEqual(expect.arrayContaining(['ADMIN_OPCO', 'ADMIN_ADHERENT', 'GESTIONNAIRE']));
       expect(body.availableRoles.find((r: { code: string }) => r.code === 'GESTIONNAIRE')).toMatchObject({ nomRole: 'Gestionnaire', metadata: { color: '#2563EB' }, permissions: [{ code: 'USER_LIST' }] });
       expect(body.availableOrganizations.map((o: { id: string }) => o.id).sort()).toEqual([orgs.clinique.id, ...orgs.cliniqueSirets.map((s) => s.id)].sort());
       expect(body.permissions.map((p: { code: string }) => p.code)).toEqual(['ORG_LIST', 'USER_CREATE', 'USER_LIST']);
+    });
+
+    it("names each SIRET's SIREN in its assignment, so that the edit page asks nothing more (issue 18)", async () => {
+      const { body } = await full(PERSONAS.backoffice, ids.rhClinique!);
+      const sirets = body.assignments.filter((a: { organizationType: string }) => a.organizationType === 'SIRET');
+      expect(sirets.length).toBeGreaterThan(0);
+      for (const a of sirets) expect(a.parentOrganization).toEqual({ id: orgs.clinique.id, code: orgs.clinique.code, name: orgs.clinique.name });
     });
 
     it("answers a back-office user's own permissions", async () => {

@@ -64,6 +64,7 @@ export function fullDetails(version: number, jobTitle = 'Gestionnaire RH', pendi
         roleName: 'Ressources humaines',
         roleType: 'EXTERNAL',
         inheritsToChildren: false,
+        parentOrganization: { id: clinique.id, code: clinique.code, name: clinique.name },
       },
     ],
     availableRoles: roles,
@@ -87,14 +88,18 @@ export interface EditScenario {
   updates: { body: Record<string, unknown>; ifMatch: string | null }[];
   /** What the server says the editor may do on the user. */
   allowedActions: UserFullDetails['allowedActions'];
+  /** The organizations the server offers the editor, when not the clinic's three (e.g. a SIRET without its SIREN). */
+  availableOrganizations: UserFullDetails['availableOrganizations'] | null;
 }
 
 /** The fake API holding USER_ID and the organizations above, and recording the saves. */
 export function editApi() {
-  const state: EditScenario = { version: 3, jobTitle: 'Gestionnaire RH', pendingEmail: null, updateStatus: 200, updateBody: null, updates: [], allowedActions: ['edit', 'deactivate', 'delete'] };
+  const state: EditScenario = { version: 3, jobTitle: 'Gestionnaire RH', pendingEmail: null, updateStatus: 200, updateBody: null, updates: [], allowedActions: ['edit', 'deactivate', 'delete'], availableOrganizations: null };
   const server = fakeApi()
     .on('get', '/api/v2/users/{id}/full-details', ({ params }) =>
-      params.id === USER_ID ? { status: 200, body: fullDetails(state.version, state.jobTitle, state.pendingEmail, state.allowedActions) } : { status: 404, body: NOT_FOUND },
+      params.id === USER_ID
+        ? { status: 200, body: { ...fullDetails(state.version, state.jobTitle, state.pendingEmail, state.allowedActions), ...(state.availableOrganizations ? { availableOrganizations: state.availableOrganizations } : {}) } }
+        : { status: 404, body: NOT_FOUND },
     )
     .on('put', '/api/v2/users/{id}/complete', ({ params, body, headers }) => {
       if (params.id !== USER_ID) return { status: 404, body: NOT_FOUND };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { EDITOR_ID, editApi, renderEditPage, USER_ID } from './user-edit-fixtures';
+import { EDITOR_ID, editApi, lyon, renderEditPage, USER_ID } from './user-edit-fixtures';
 
 afterEach(cleanup);
 
@@ -92,6 +92,18 @@ describe('the edit tabs (spec §2, §4)', () => {
     expect(screen.queryByRole('searchbox', { name: 'Rechercher un SIREN' })).toBeNull();
     expect(screen.getByText(/La recherche de SIREN n'est pas disponible/)).toBeTruthy();
     expect(screen.getByRole('checkbox', { name: /Clinique des Tilleuls/ })).toBeTruthy();
+  });
+
+  it("names the SIREN of a SIRET held outside what is offered from the answer itself, asking nothing more (issue 18)", async () => {
+    const api = editApi();
+    // Only the establishment is offered: its SIREN comes with the assignment (parentOrganization).
+    api.availableOrganizations = [lyon];
+    renderEditPage(api, { id: EDITOR_ID, backOffice: false }, false);
+    await screen.findByDisplayValue('Gestionnaire RH');
+    await userEvent.setup().click(tab('SIREN'));
+    expect(screen.getByRole('checkbox', { name: /Clinique des Tilleuls/ })).toHaveProperty('checked', true);
+    const asked = api.fetch.mock.calls.map(([request]) => new URL((request as Request).url).pathname);
+    expect(asked.filter((path) => path.startsWith('/api/v2/organizations/code/'))).toEqual([]);
   });
 });
 

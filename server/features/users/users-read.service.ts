@@ -1,4 +1,5 @@
 // Reading users as the actor may: one user, the edit page's view of one, a page of the list.
+import { findOrganizationsByIds } from '../organizations/organizations.repository.ts';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
 import { notFound } from '../../core/errors.ts';
@@ -48,6 +49,8 @@ export interface FullDetails {
   permissions: Iterable<string>;
   /** What the caller may do on the user (the edit page opens only with 'edit'). */
   allowedActions: UserAction[];
+  /** The SIREN of each SIRET of the assignments, by the SIRET's parent id. */
+  parents: ReadonlyMap<string, { id: string; code: string; name: string }>;
 }
 
 export interface UsersPage {
@@ -76,7 +79,11 @@ export const seenBy = (actor: Actor, { scope, user, assignments }: VisibleUser):
 /** The edit page's view of a user, as fullDetailsView (policy) decides it. */
 export async function fullDetailsOf(db: Kysely<Database>, actor: Actor, { scope, user, assignments }: VisibleUser): Promise<FullDetails> {
   const view = fullDetailsView(actor, scope, { id: user.id, userType: user.user_type }, assignments);
+  // The SIRENs of the SIRETs shown, in one statement: the edit page names them without asking (issue 18).
+  const parentIds = [...new Set(view.assignments.map((a) => a.parentId).filter((id): id is string => id !== null))];
+  const parents = new Map((await findOrganizationsByIds(db, parentIds)).map(({ id, code, name }) => [id, { id, code, name }]));
   return {
+    parents,
     user,
     assignments: view.assignments,
     availableRoles: assignableRoles(actor, await loadRoles(db)),

@@ -1,9 +1,8 @@
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiFailure, type ApiClient } from '../../api/client';
-import { fetchOrganizationByCode, fetchUserFullDetails, updateUserComplete, userDetailsKeys, type UserFullDetails } from '../../api/user-details';
+import { fetchUserFullDetails, updateUserComplete, userDetailsKeys, type UserFullDetails } from '../../api/user-details';
 import { usersKeys } from '../../api/users';
-import { sirenOf } from '../../../rules/codes';
 import { holdsInternalRole } from '../../domain/user-actions';
 import { DETAIL_FIELDS, formFromAssignments, offeredRoles, organizationCodesOf, type EditDetails, type KnownOrganization } from '../../domain/user-edit';
 import type { LoadedUser, LoadInput, SaveFailure, SaveInput } from './edit-tabs.machine';
@@ -13,17 +12,18 @@ function freshFullDetails(api: ApiClient, queryClient: QueryClient, userId: stri
   return queryClient.fetchQuery({ queryKey: userDetailsKeys.fullDetails(userId), queryFn: () => fetchUserFullDetails(api, userId), staleTime: 0 });
 }
 
-/** The organizations the form needs: those offered, plus the parent SIREN of any SIRET held outside them (looked up by code; a SIREN not found is skipped). */
-async function knownOrganizations(api: ApiClient, details: UserFullDetails): Promise<KnownOrganization[]> {
+/**
+ * The organizations the form needs: those offered, plus the SIREN of any SIRET held outside them, as the answer
+ * names it (parentOrganization: no request per SIREN, issue 18); a SIRET whose SIREN is not known is skipped.
+ */
+function knownOrganizations(details: UserFullDetails): KnownOrganization[] {
   const known = new Map<string, KnownOrganization>(details.availableOrganizations.map((o) => [o.id, o]));
-  const byCode = new Map([...known.values()].map((o) => [o.code, o]));
   const orphans = details.assignments.filter((a) => a.organizationType === 'SIRET' && !known.get(known.get(a.organizationId)?.parentId ?? ''));
-  const sirens = await Promise.all([...new Set(orphans.map((a) => sirenOf(a.organizationCode)))].map((code) => byCode.get(code) ?? fetchOrganizationByCode(api, code).catch(() => null)));
-  for (const siren of sirens) if (siren) known.set(siren.id, siren);
-  const sirenByCode = new Map(sirens.filter((s) => s !== null).map((s) => [s.code, s.id]));
   for (const a of orphans) {
-    const parentId = sirenByCode.get(sirenOf(a.organizationCode));
-    if (parentId) known.set(a.organizationId, { id: a.organizationId, code: a.organizationCode, name: a.organizationName, type: 'SIRET', parentId });
+    const parent = a.parentOrganization;
+    if (!parent) continue;
+    if (!known.has(parent.id)) known.set(parent.id, { id: parent.id, code: parent.code, name: parent.name, type: 'SIREN', parentId: null });
+    known.set(a.organizationId, { id: a.organizationId, code: a.organizationCode, name: a.organizationName, type: 'SIRET', parentId: parent.id });
   }
   return [...known.values()];
 }
@@ -56,7 +56,7 @@ export function editTabsActors(api: ApiClient, queryClient: QueryClient) {
     actors: {
       loadUser: fromPromise<LoadedUser, LoadInput>(async ({ input }) => {
         const details = await freshFullDetails(api, queryClient, input.userId);
-        return toLoadedUser(details, await knownOrganizations(api, details), input.editor);
+        return toLoadedUser(details, knownOrganizations(details), input.editor);
       }),
       saveUser: fromPromise<void, SaveInput>(async ({ input }) => {
         const { details, roleIds } = input.form;
