@@ -13,7 +13,7 @@ function ChooserScreen() {
   return (
     <AdminActionsChooser
       // The creation wizard, in administrator mode (spec §2).
-      onCreateAccount={() => void router.navigate({ href: '/utilisateurs/creer?admin=true' })}
+      onCreateAccount={() => void router.navigate({ to: '/utilisateurs/creer', search: { admin: true } })}
       onAssignExisting={() => void router.navigate({ to: '/admin-actions/assign-existing' })}
       help={<SupportHelpBox {...config.support} />}
     />

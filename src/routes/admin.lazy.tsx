@@ -63,7 +63,7 @@ function AdminInvitations() {
         onPage={(page) => update({ page })}
         onPageSize={(pageSize) => update({ pageSize, page: 1 })}
         canCreate={canCreate}
-        onCreate={() => void router.navigate({ href: '/admin-actions' })}
+        onCreate={() => void router.navigate({ to: '/admin-actions' })}
         onApprove={(row) => open(byId(row.id), 'approve')}
         onReject={(row) => open(byId(row.id), 'reject')}
         onView={(row) => void navigate({ to: '/admin/$id', params: { id: String(row.id) } })}

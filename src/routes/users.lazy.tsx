@@ -87,8 +87,8 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
         title={title}
         canAdd={hasPermission(actor, 'USER_CREATE')}
         canRequestAdmin={!backOffice && hasPermission(actor, 'USER_CREATE')}
-        onAdd={() => void router.navigate({ href: '/utilisateurs/creer' })}
-        onRequestAdmin={() => void router.navigate({ href: '/admin-actions' })}
+        onAdd={() => void router.navigate({ to: '/utilisateurs/creer' })}
+        onRequestAdmin={() => void router.navigate({ to: '/admin-actions' })}
         filters={
           <UsersFilters
             sirens={showSirenFilter ? orgs.sirenFilter : null}
@@ -106,8 +106,8 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
             sort={search.sort}
             order={search.order}
             onSort={(sort) => update({ sort, order: search.sort === sort && search.order === 'asc' ? 'desc' : 'asc', page: 1 })}
-            onEdit={(row) => void router.navigate({ href: `/utilisateurs/edit/${row.id}` })}
-            onView={(row) => void router.navigate({ href: `/utilisateurs/${row.id}` })}
+            onEdit={(row) => void router.navigate({ to: '/utilisateurs/edit/$userId', params: { userId: row.id } })}
+            onView={(row) => void router.navigate({ to: '/utilisateurs/$id', params: { id: row.id } })}
             onDeactivate={(row) => ask('deactivate', row)}
             onReactivate={(row) => ask('reactivate', row)}
             onDelete={(row) => ask('delete', row)}
