@@ -28,12 +28,16 @@ function keyOf(sort: UserFilter['sort']): RawBuilder<string | null> {
   return sql<string>`lower(users.last_name || users.first_name)`;
 }
 
-/** The rows after `after` in the order of sortKey (ties by id in the same direction; a null last login last either way). */
-function afterCondition(filter: UserFilter, after: After): RawBuilder<SqlBool> {
+/**
+ * The rows after `after` in the order of sortKey (ties by id in the same direction). The last-login sort puts null
+ * last either way: it is read in two runs, each on its index (migration 0004) — the dated rows by (last_login_at,
+ * id), then the undated ones by id — since one condition joining both with OR would read and sort the whole table.
+ */
+function afterCondition(filter: UserFilter, after: After | null, undated: boolean): RawBuilder<SqlBool> | null {
   const later = filter.order === 'desc' ? sql.raw('<') : sql.raw('>');
-  if (filter.sort !== 'lastLogin') return sql<SqlBool>`(${keyOf(filter.sort)}, users.id) ${later} (${after.key}, ${after.id}::uuid)`;
-  if (after.key === null) return sql<SqlBool>`(users.last_login_at is null and users.id ${later} ${after.id}::uuid)`;
-  return sql<SqlBool>`((users.last_login_at, users.id) ${later} (${after.key}::timestamptz, ${after.id}::uuid) or users.last_login_at is null)`;
+  if (filter.sort !== 'lastLogin') return after ? sql<SqlBool>`(${keyOf(filter.sort)}, users.id) ${later} (${after.key}, ${after.id}::uuid)` : null;
+  if (undated) return after && after.key === null ? sql<SqlBool>`(users.last_login_at is null and users.id ${later} ${after.id}::uuid)` : sql<SqlBool>`users.last_login_at is null`;
+  return after ? sql<SqlBool>`(users.last_login_at, users.id) ${later} (${after.key}::timestamptz, ${after.id}::uuid)` : sql<SqlBool>`users.last_login_at is not null`;
 }
 
 /**
@@ -44,21 +48,28 @@ function afterCondition(filter: UserFilter, after: After): RawBuilder<SqlBool> {
  */
 export async function* usersInBatches(db: Kysely<Database>, filter: UserFilter, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<UserBatch> {
   let after: After | null = null;
+  // The last-login sort's second run: the users who never signed in.
+  let undated = false;
   for (;;) {
-    const from: After | null = after;
+    const condition = afterCondition(filter, after, undated);
     const rows: (ExportedUserRow & { sort_key: string | null })[] = await db
       .selectFrom('users')
       .select(USER_COLUMNS)
       .select(keyOf(filter.sort).as('sort_key'))
-      .where((eb): Expression<SqlBool> => (from ? eb.and([userFilter(eb, filter), afterCondition(filter, from)]) : userFilter(eb, filter)))
+      .where((eb): Expression<SqlBool> => (condition ? eb.and([userFilter(eb, filter), condition]) : userFilter(eb, filter)))
       .orderBy(sortKey(filter))
       .orderBy(sql`users.id ${filter.order === 'desc' ? sql.raw('desc') : sql.raw('asc')}`)
       .limit(sql.lit(batchRows))
       .execute();
-    if (rows.length === 0) return;
-    const last = rows[rows.length - 1]!;
-    after = { key: last.sort_key, id: last.id };
-    yield { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)) };
-    if (rows.length < batchRows) return;
+    const last = rows.at(-1);
+    if (last) {
+      after = { key: last.sort_key, id: last.id };
+      yield { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)) };
+    }
+    if (rows.length < batchRows) {
+      if (filter.sort !== 'lastLogin' || undated) return;
+      undated = true;
+      after = null;
+    }
   }
 }
