@@ -1,17 +1,16 @@
 // The columns of the users export (openapi.yaml, exportUsers). Pure.
 import { roleDisplayLabel } from '../../../rules/roles.ts';
 import { frenchDateTime, type CsvColumn } from '../exports/csv.model.ts';
-import type { ExportedUserRow } from './users-export.repository.ts';
-import type { AssignmentRecord } from './users-read.repository.ts';
+import type { ExportedAssignment, ExportedUserRow } from './users-export.repository.ts';
 
 /** A user as exported: the assignments are those the caller may see (users.policy.ts visibleAssignments). */
 export interface ExportedUser {
   user: ExportedUserRow;
-  assignments: readonly AssignmentRecord[];
+  assignments: readonly ExportedAssignment[];
 }
 
 /** 'Comptable — Clinique des Tilleuls (78744179900012)': the role's display label, the organization's name and code. */
-export const assignmentLabel = (a: Pick<AssignmentRecord, 'roleName' | 'organizationName' | 'organizationCode'>): string =>
+export const assignmentLabel = (a: Pick<ExportedAssignment, 'roleName' | 'organizationName' | 'organizationCode'>): string =>
   `${roleDisplayLabel(a.roleName)} — ${a.organizationName} (${a.organizationCode})`;
 
 export const USER_EXPORT_COLUMNS: readonly CsvColumn<ExportedUser>[] = [

@@ -1,7 +1,7 @@
 // The users export's reads: every user of a filter, in keyset batches, each batch with its assignments.
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { loadAssignments, sortKey, USER_COLUMNS, userFilter, type AssignmentRecord, type UserFilter, type UserRow } from './users-read.repository.ts';
+import { sortKey, USER_COLUMNS, userFilter, type UserFilter, type UserRow } from './users-read.repository.ts';
 
 /** Rows read per statement: about 150 kB of CSV, a few milliseconds of the database. */
 export const EXPORT_BATCH_ROWS = 1_000;
@@ -9,10 +9,49 @@ export const EXPORT_BATCH_ROWS = 1_000;
 /** A user as exported: every column but the pending address (not exported). */
 export type ExportedUserRow = Omit<UserRow, 'pending_email'>;
 
+/** An assignment as the export writes it: the role's name, the organization's name and code; its reach for the policy. */
+export interface ExportedAssignment {
+  userId: string;
+  organizationId: string;
+  organizationCode: string;
+  organizationName: string;
+  inheritsToChildren: boolean;
+  roleName: string;
+}
+
 export interface UserBatch {
   rows: ExportedUserRow[];
   /** The batch's users' assignments, all of them (the policy keeps what the caller may see). */
-  assignments: AssignmentRecord[];
+  assignments: ExportedAssignment[];
+}
+
+/**
+ * The assignments of a batch's users, by organization code then role code. The organization's code and name
+ * are scalar subqueries on its primary key: joined, PostgreSQL hashed the whole organizations table for every
+ * batch (about 100 ms at 200,000 organizations; this, about 40 ms for 1,000 users).
+ */
+export async function exportAssignments(db: Kysely<Database>, userIds: readonly string[]): Promise<ExportedAssignment[]> {
+  if (userIds.length === 0) return [];
+  const { rows } = await sql<{ user_id: string; organization_id: string; organization_code: string; organization_name: string; inherits_to_children: boolean; role_name: string }>`
+    select a.user_id, a.organization_id, a.organization_code, a.organization_name, a.inherits_to_children, r.name as role_name
+    from (
+      select ra.user_id, ra.organization_id, ra.inherits_to_children, ra.role_id,
+        (select o.code from organizations o where o.id = ra.organization_id) as organization_code,
+        (select o.name from organizations o where o.id = ra.organization_id) as organization_name
+      from role_assignments ra
+      where ra.user_id = any(${[...userIds]}::uuid[])
+      offset 0
+    ) as a
+    join roles r on r.id = a.role_id
+    order by a.organization_code, r.code`.execute(db);
+  return rows.map((row) => ({
+    userId: row.user_id,
+    organizationId: row.organization_id,
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name,
+    inheritsToChildren: row.inherits_to_children,
+    roleName: row.role_name,
+  }));
 }
 
 /** Where the previous batch ended: its last row's sort value (as text, exact to the microsecond) and id. */
@@ -64,7 +103,7 @@ export async function* usersInBatches(db: Kysely<Database>, filter: UserFilter, 
     const last = rows.at(-1);
     if (last) {
       after = { key: last.sort_key, id: last.id };
-      yield { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)) };
+      yield { rows, assignments: await exportAssignments(db, rows.map((r) => r.id)) };
     }
     if (rows.length < batchRows) {
       if (filter.sort !== 'lastLogin' || undated) return;

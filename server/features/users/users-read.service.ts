@@ -108,8 +108,8 @@ export async function userFilterFor(db: Kysely<Database>, actor: Actor, q: UserF
 }
 
 /** These assignments by user id. */
-export function byUserId(assignments: readonly AssignmentRecord[]): Map<string, AssignmentRecord[]> {
-  const byUser = new Map<string, AssignmentRecord[]>();
+export function byUserId<A extends { userId: string }>(assignments: readonly A[]): Map<string, A[]> {
+  const byUser = new Map<string, A[]>();
   for (const a of assignments) {
     const held = byUser.get(a.userId);
     if (held) held.push(a);
