@@ -141,7 +141,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onRequest', loadActorForApiRequests(services.session));
   // The operation's function-level right, before anything of the input (size, JSON, contract) is judged.
   app.addHook('onRequest', refuseOperationsNotAllowed);
-  // At most 8 list requests of one person in flight (per node, server/plugins/list-concurrency.ts).
+  // At most 8 list requests and one export of one person in flight (per node, server/plugins/list-concurrency.ts).
   limitListsInFlight(app, config.listsInFlightPerPerson);
   app.addHook('preParsing', refuseOversizedBodies);
   app.addHook('preValidation', refuseNulCharacters);

@@ -11,6 +11,7 @@ import {
   type AssignUserRolesBody,
   type CreateUserBody,
   type CreateUserCompleteBody,
+  type ExportUsersQuery,
   type FullUpdateUserBody,
   type ListUsersQuery,
   type ReplaceUserRolesBody,
@@ -18,6 +19,7 @@ import {
   type UpdateUserCompleteBody,
 } from '../features/users/users.input.ts';
 import { actorOf } from '../plugins/actor.ts';
+import { sendCsv } from './csv.ts';
 import { unauthorized } from './errors.ts';
 import { pageAnswer } from './pages.ts';
 import { ifMatchVersion } from './request.ts';
@@ -42,6 +44,11 @@ export function usersHandlers({ users, session }: Services) {
       const found = await users.list(actorOf(request), request.query);
       const items = found.users.map(({ user, assignments, hasPendingInvitation, allowedActions }) => ({ ...toUser(user, assignments, allowedActions), hasPendingInvitation }));
       return pageAnswer(items, found.total, found);
+    },
+
+    /** GET /api/v2/users/export: the list's users as a CSV file, streamed. */
+    async exportUsers(request: FastifyRequest<{ Querystring: ExportUsersQuery }>, reply: FastifyReply) {
+      return sendCsv(reply, await users.exportCsv(actorOf(request), request.query));
     },
 
     /** A user the caller may read, with their version as ETag. */

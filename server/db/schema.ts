@@ -141,7 +141,13 @@ export type AuditAction =
   | 'user.email.confirm'
   | 'invitation.create'
   | 'invitation.approve'
-  | 'invitation.reject';
+  | 'invitation.reject'
+  /** Migration 0012: an export of a list (entity_type 'export'). */
+  | 'users.export'
+  | 'journal.export';
+
+/** What an audit entry is about; 'export' (migration 0012) for an export of a list, its entity_id naming the list. */
+export type AuditEntityType = 'user' | 'invitation' | 'export';
 
 export interface AuditLogTable {
   id: GeneratedAlways<number>;
@@ -149,7 +155,7 @@ export interface AuditLogTable {
   actor_id: string | null;
   actor_email: string | null;
   action: AuditAction;
-  entity_type: 'user' | 'invitation';
+  entity_type: AuditEntityType;
   entity_id: string;
   organization_id: string | null;
   changes: ColumnType<JsonValue, string | undefined, string>;

@@ -28,7 +28,9 @@ const SEARCH_DEBOUNCE_MS = 500;
 const t = fr.usersList;
 // The confirmations of a deactivation, reactivation or deletion load after the list (its 60 kB budget), preloaded on mount.
 const loadActivationFlow = () => import('../features/users/users-activation');
-const ActivationFlow = lazy(() => loadActivationFlow().then((m) => ({ default: m.ActivationFlow })));
+const ActivationFlow = lazy(loadActivationFlow);
+// The CSV export's button draws after the list; its machine loads on the first press (issue 21).
+const UsersCsvExport = lazy(() => import('../features/csv-export/users-csv-export'));
 
 function toRow(actor: SessionProfile, user: User, roleNames: Map<string, string>): UserRow {
   const name = `${user.firstName} ${user.lastName}`.trim();
@@ -67,7 +69,8 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
   const update = (changes: Partial<UsersSearch>) => void navigate({ search: (prev) => ({ ...prev, ...changes }) });
   const orgs = useUsersOrganizationFilters({ api, siren: search.siren, siret: search.siret, onChange: (changes) => update({ ...changes, page: 1 }) });
   const roles = useQuery(rolesQueryOptions(api));
-  // Started by the route's loader already, with the screen's code.
+  // Started by the route's loader already, with the screen's code; the export takes the same filters, all pages.
+  const { page: _page, pageSize: _pageSize, ...filters } = usersListQuery(search);
   const users = useQuery(usersQueryOptions(api, usersListQuery(search)));
   const chosenSiren = orgs.chosenSiren ?? (!backOffice && orgs.unsearchedSirens.length === 1 ? orgs.unsearchedSirens[0] : undefined);
   const title = !backOffice && chosenSiren ? t.titleFor(chosenSiren.name) : t.title;
@@ -89,6 +92,11 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
         canRequestAdmin={!backOffice && hasPermission(actor, 'USER_CREATE')}
         onAdd={() => void router.navigate({ to: '/utilisateurs/creer' })}
         onRequestAdmin={() => void router.navigate({ to: '/admin-actions' })}
+        actions={
+          <Suspense fallback={null}>
+            <UsersCsvExport api={api} filters={filters} />
+          </Suspense>
+        }
         filters={
           <UsersFilters
             sirens={showSirenFilter ? orgs.sirenFilter : null}

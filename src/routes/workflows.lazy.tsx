@@ -4,14 +4,14 @@ import { downloadSvg, useMermaidCharts } from '../features/workflow-charts/use-m
 import { useDocumentTitle } from '../lib/use-document-title';
 import { describeWorkflows } from '../workflows/workflow-views';
 import { WorkflowsPage } from '../ui/workflows/workflows-page';
-import { fr } from '../i18n/fr';
+import { frWorkflows } from '../i18n/fr-workflows';
 
 // Drawn from the machines this build contains: the charts always match the code.
 const WORKFLOWS = describeWorkflows();
 const CHARTS = WORKFLOWS.map((workflow) => ({ id: workflow.id, text: workflow.chart }));
 
 function Workflows() {
-  useDocumentTitle(fr.workflows.title);
+  useDocumentTitle(frWorkflows.title);
   const charts = useMermaidCharts(CHARTS);
   const download = (id: string) => {
     const chart = charts[id];

@@ -8,6 +8,7 @@ import { editTabsMachine } from '../machines/edit-tabs/edit-tabs.machine';
 import { creationWizardMachine } from '../machines/creation-wizard/creation-wizard.machine';
 import { assignAdminMachine } from '../machines/assign-admin/assign-admin.machine';
 import { emailConfirmationMachine } from '../machines/email-confirmation/email-confirmation.machine';
+import { csvExportMachine } from '../machines/csv-export/csv-export.machine';
 import type { WorkflowEntry } from './catalog-types';
 
 export type { WorkflowCoverage, WorkflowEntry, WorkflowScreen } from './catalog-types';
@@ -261,7 +262,34 @@ const emailConfirmation: WorkflowEntry = {
   },
 };
 
-export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin, emailConfirmation];
+const csvExport: WorkflowEntry = {
+  machine: csvExportMachine,
+  title: 'Export CSV d’une liste',
+  description:
+    "Téléchargement de la liste filtrée au format CSV (issue 21) : le fichier arrive par morceaux et le nombre de lignes reçues s'affiche ; l'export peut être annulé (la requête est interrompue) ; le fichier complet est enregistré dans les téléchargements. Le serveur n'accepte qu'un export à la fois par personne (429, dont le message s'affiche).",
+  screens: [{ path: '/utilisateurs', name: 'Gestion des utilisateurs (Exporter (CSV))' }],
+  states: {
+    idle: 'Aucun export',
+    downloading: 'Téléchargement en cours (lignes reçues)',
+    saving: 'Enregistrement du fichier',
+    done: 'Export terminé',
+    failed: "L'export a échoué",
+    cancelled: 'Export annulé',
+  },
+  events: {
+    'export.start': 'Exporter (CSV) avec les filtres de la liste',
+    'export.cancel': "Annuler l'export",
+    'export.progress': 'Un morceau du fichier est arrivé',
+    'export.received': 'Le fichier est complet',
+    'export.failed': 'Le téléchargement a échoué',
+  },
+  actors: {
+    download: 'Télécharger le fichier (GET /api/v2/users/export), lu au fil de l’eau',
+    save: 'Enregistrer le fichier (lien vers une URL d’objet)',
+  },
+};
+
+export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin, emailConfirmation, csvExport];
 
 export function workflowId(entry: WorkflowEntry): string {
   return entry.machine.id;

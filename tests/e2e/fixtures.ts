@@ -87,7 +87,7 @@ export async function createPendingInvitation(page: Page, organizationName: stri
 }
 
 /** A new user of an employer (found by name), holding one external role (or those of roleCodes) on one of its establishments, made through the API. */
-export async function createUser(page: Page, organizationName: string, options: { lastName?: string; roleCode?: string; roleCodes?: string[] } = {}) {
+export async function createUser(page: Page, organizationName: string, options: { lastName?: string; roleCode?: string; roleCodes?: string[]; jobTitle?: string } = {}) {
   const headers = { Authorization: `Bearer ${await bearer(page)}` };
   const sirets = await (await page.request.get(`/api/v2/organizations?type=SIRET&search=${encodeURIComponent(organizationName)}`, { headers })).json();
   const roles = (await (await page.request.get('/api/v2/roles', { headers })).json()) as { id: number; code: string }[];
@@ -97,7 +97,7 @@ export async function createUser(page: Page, organizationName: string, options: 
     email: `e2e.${unique}@exemple-test.fr`,
     firstName: 'Camille',
     lastName,
-    jobTitle: 'Assistante',
+    jobTitle: options.jobTitle ?? 'Assistante',
     phoneNumber: '0612345678',
     street: '4 rue des Tests',
     postalCode: '69000',

@@ -84,6 +84,8 @@ const MATRIX: Record<string, Row> = {
   // A good link of a clinic user's pending address: only that person may confirm it, none of the personas.
   confirmEmailChange: { call: async (c) => ({ method: 'POST', url: '/api/v2/users/me/email-confirmation', body: { token: await pendingEmailLink(c) } }), expect: same(403) },
   listUsers: { call: async () => ({ method: 'GET', url: '/api/v2/users' }), expect: { ...same(200), 'rh.clinique': 403 } },
+  // The list's rights: each persona exports what it may list (tests/server/users-export.test.ts reads the files).
+  exportUsers: { call: async () => ({ method: 'GET', url: '/api/v2/users/export' }), expect: { ...same(200), 'rh.clinique': 403 } },
   getUser: { call: async (c) => ({ method: 'GET', url: `/api/v2/users/${(await clinicUser(c)).id}` }), expect: readUser },
   getUserFullDetails: { call: async (c) => ({ method: 'GET', url: `/api/v2/users/${(await clinicUser(c)).id}/full-details` }), expect: readUser },
   createUser: {
@@ -257,7 +259,10 @@ for (const backend of backends) {
             ...(call.body === undefined ? {} : { payload: call.body as object }),
           });
           if (answer.statusCode !== expected) got.push(`${caller}: expected ${expected}, got ${answer.statusCode} ${answer.body.slice(0, 200)}`);
-          else expectMatchesContract(operation.method, operation.route, answer.statusCode, answer.body ? answer.json() : undefined);
+          else {
+            const isJson = String(answer.headers['content-type'] ?? '').includes('json');
+            expectMatchesContract(operation.method, operation.route, answer.statusCode, answer.body ? (isJson ? answer.json() : answer.body) : undefined);
+          }
         }
         expect(got).toEqual([]);
       });

@@ -1,7 +1,7 @@
 // Reading the audit trail (OpenAPI AuditEntry, AuditEntryList); writing is server/features/audit/audit.repository.ts.
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { pageOffset, type PageRequest } from '../../core/pages.ts';
-import type { AuditAction, Database, JsonValue } from '../../db/schema.ts';
+import type { AuditAction, AuditEntityType, Database, JsonValue } from '../../db/schema.ts';
 
 export interface AuditEntryDto {
   id: number;
@@ -9,7 +9,7 @@ export interface AuditEntryDto {
   actorId: string | null;
   actorEmail: string | null;
   action: AuditAction;
-  entityType: 'user' | 'invitation';
+  entityType: AuditEntityType;
   entityId: string;
   organizationId: string | null;
   changes: Record<string, JsonValue>;

@@ -1,10 +1,10 @@
 // What an audit entry records. Pure.
-import type { AuditAction, JsonValue } from '../../db/schema.ts';
+import type { AuditAction, AuditEntityType, JsonValue } from '../../db/schema.ts';
 
 export interface AuditEntry {
   actor: { userId: string | null; email: string | null };
   action: AuditAction;
-  entityType: 'user' | 'invitation';
+  entityType: AuditEntityType;
   entityId: string | number;
   organizationId?: string | null;
   /** { field: { before, after } } of the changed fields, or a description of what changed. */

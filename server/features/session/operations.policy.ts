@@ -26,6 +26,8 @@ export const OPERATION_REQUIREMENTS: Readonly<Record<string, (actor: Actor, call
   // One's own address only: the service refuses a link of another account.
   confirmEmailChange: open,
   listUsers: requireCanListUsers,
+  // The list's right; the service applies the list's reach and filters.
+  exportUsers: requireCanListUsers,
   getUser: (actor, { params }) => requireCanReadUser(actor, String(params.id)),
   getUserFullDetails: (actor, { params }) => requireCanReadUser(actor, String(params.id)),
   createUser: requireCanCreateUsers,

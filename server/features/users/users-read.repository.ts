@@ -12,7 +12,7 @@ import type { Database, OrganizationType, RoleType, UserRow } from '../../db/sch
 export type { UserRow } from '../../db/schema.ts';
 
 /** Every column of users, named: a statement selecting `*` is never prepared (database.ts). */
-const USER_COLUMNS = [
+export const USER_COLUMNS = [
   'users.id', 'users.auth_id', 'users.email', 'users.first_name', 'users.last_name', 'users.job_title', 'users.phone_number', 'users.mobile_phone',
   'users.street', 'users.postal_code', 'users.city', 'users.metadata', 'users.user_type', 'users.is_active', 'users.last_login_at', 'users.created_at',
   'users.updated_at', 'users.version',
@@ -130,9 +130,8 @@ export async function loadOrganizationsForEdit(
 
 export type UserSort = 'name' | 'email' | 'lastLogin';
 
-export interface UserListQuery {
-  page: number;
-  pageSize: number;
+/** Which users a list or an export keeps, and in which order (listUsers and exportUsers alike). */
+export interface UserFilter {
   search?: string;
   /** The filter organization, already found (its type and parent decide the condition). */
   organization?: OrganizationDto;
@@ -144,6 +143,11 @@ export interface UserListQuery {
   scope: UserScope | null;
   /** Leaves this user out (the caller, for excludeSelf): in the count as in the page. */
   excludeUserId?: string;
+}
+
+export interface UserListQuery extends UserFilter {
+  page: number;
+  pageSize: number;
   /** Organizations whose pending requests count for hasPendingInvitation (policy pendingRequestReach). Null: all. */
   pendingReach: ReadonlySet<string> | null;
 }
@@ -162,11 +166,12 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 type UsersEb = ExpressionBuilder<Database, 'users'>;
 
 /** Whether the list is filtered by more than is_active (and the caller left out): its total then needs a count. */
-function isFiltered(query: UserListQuery): boolean {
+function isFiltered(query: UserFilter): boolean {
   return Boolean(query.search?.trim() || query.organization || query.roleCode || query.scope);
 }
 
-function userFilter(eb: UsersEb, query: UserListQuery): Expression<SqlBool> {
+/** The condition of a list or an export on `users`: is_active, the caller left out, the search, the organization, the role, the scope. */
+export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [];
   if (!query.includeInactive) conditions.push(eb('users.is_active', '=', true));
   if (query.excludeUserId) conditions.push(eb('users.id', '<>', query.excludeUserId));
@@ -284,7 +289,7 @@ export function pendingInvitationFor<DB extends Database, TB extends 'users' & k
 }
 
 /** The sort of the list, on the table `users`, in both directions; ties broken by id (migration 0004 indexes each). */
-function sortKey(query: UserListQuery) {
+export function sortKey(query: Pick<UserFilter, 'sort' | 'order'>) {
   const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
   if (query.sort === 'email') return sql`lower(users.email) ${direction}`;
   if (query.sort === 'lastLogin') return sql`users.last_login_at ${direction} nulls last`;

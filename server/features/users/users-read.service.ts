@@ -7,8 +7,8 @@ import type { ListTotals } from '../../db/list-totals.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
 import { findOrganizationById, type OrganizationDto } from '../organizations/organizations.repository.ts';
 import { loadRoles, type RoleRecord } from '../roles/roles.repository.ts';
-import { findUser, listUsersPage, loadAssignments, loadOrganizationsForEdit, ownPermissions, type AssignmentRecord, type ListedUserRow } from './users-read.repository.ts';
-import { INPUT_MESSAGES, type ListUsersQuery } from './users.input.ts';
+import { findUser, listUsersPage, loadAssignments, loadOrganizationsForEdit, ownPermissions, type AssignmentRecord, type ListedUserRow, type UserFilter } from './users-read.repository.ts';
+import { INPUT_MESSAGES, type ListUsersQuery, type UserFilterQuery } from './users.input.ts';
 import type { UserScope } from './users.model.ts';
 import {
   allowedUserActions,
@@ -93,6 +93,38 @@ export async function fullDetailsOf(db: Kysely<Database>, actor: Actor, { scope,
   };
 }
 
+/**
+ * Which users the actor may list with these filters (listUsers, exportUsers): USER_LIST, its reach, the filter
+ * organization found and within that reach (else 404, as for a missing one).
+ */
+export async function userFilterFor(db: Kysely<Database>, actor: Actor, q: UserFilterQuery): Promise<UserFilter> {
+  requireCanListUsers(actor);
+  const scope = userScope(actor, 'USER_LIST');
+  const organization = q.organizationId ? await findOrganizationById(db, q.organizationId, { kind: 'all' }) : undefined;
+  if (organization === null || (organization && !canFilterByOrganization(scope, organization.id))) throw notFound(INPUT_MESSAGES.unknownOrganization);
+  return {
+    search: q.search,
+    organization,
+    roleCode: q.roleCode,
+    includeInactive: q.includeInactive ?? false,
+    sort: q.sort ?? 'name',
+    order: q.order ?? 'asc',
+    scope,
+    ...(q.excludeSelf ? { excludeUserId: actor.userId } : {}),
+  };
+}
+
+/** These assignments by user id. */
+export function byUserId<A extends { userId: string }>(assignments: readonly A[]): Map<string, A[]> {
+  const byUser = new Map<string, A[]>();
+  for (const a of assignments) {
+    const held = byUser.get(a.userId);
+    if (held) held.push(a);
+    else byUser.set(a.userId, [a]);
+  }
+  return byUser;
+}
+
 export function usersReadService({ db, listTotals }: { db: Kysely<Database>; listTotals: ListTotals | null }) {
   async function readable(actor: Actor, id: string): Promise<VisibleUser> {
     requireCanReadUser(actor, id);
@@ -113,33 +145,11 @@ export function usersReadService({ db, listTotals }: { db: Kysely<Database>; lis
 
     /** listUsers: one page within the actor's reach, with the exact total. */
     async list(actor: Actor, q: ListUsersQuery): Promise<UsersPage> {
-      requireCanListUsers(actor);
-      const scope = userScope(actor, 'USER_LIST');
-      const organization = q.organizationId ? await findOrganizationById(db, q.organizationId, { kind: 'all' }) : undefined;
-      if (organization === null || (organization && !canFilterByOrganization(scope, organization.id))) throw notFound(INPUT_MESSAGES.unknownOrganization);
+      const filter = await userFilterFor(db, actor, q);
       const page = { page: q.page ?? 1, pageSize: q.pageSize ?? 10 };
-      const { rows, assignments, total } = await listUsersPage(
-        db,
-        {
-          ...page,
-          search: q.search,
-          organization,
-          roleCode: q.roleCode,
-          includeInactive: q.includeInactive ?? false,
-          sort: q.sort ?? 'name',
-          order: q.order ?? 'asc',
-          scope,
-          pendingReach: pendingRequestReach(scope),
-          ...(q.excludeSelf ? { excludeUserId: actor.userId } : {}),
-        },
-        listTotals,
-      );
-      const byUser = new Map<string, AssignmentRecord[]>();
-      for (const a of assignments) {
-        const held = byUser.get(a.userId);
-        if (held) held.push(a);
-        else byUser.set(a.userId, [a]);
-      }
+      const { rows, assignments, total } = await listUsersPage(db, { ...filter, ...page, pendingReach: pendingRequestReach(filter.scope) }, listTotals);
+      const byUser = byUserId(assignments);
+      const scope = filter.scope;
       const users = rows.map((user: ListedUserRow) => ({
         ...seenBy(actor, { scope, user, assignments: byUser.get(user.id) ?? [] }),
         hasPendingInvitation: user.has_pending_invitation,

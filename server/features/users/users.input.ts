@@ -323,9 +323,8 @@ export function replaceRolesChange(b: ReplaceUserRolesBody): UserChange {
 // ---------------------------------------------------------------------------------------------
 // Bodies and query of the users operations, as openapi.yaml shapes them (ajv checked them already).
 
-export interface ListUsersQuery {
-  page?: number;
-  pageSize?: number;
+/** The filters of listUsers and exportUsers. */
+export interface UserFilterQuery {
   search?: string;
   organizationId?: string;
   roleCode?: string;
@@ -333,6 +332,21 @@ export interface ListUsersQuery {
   excludeSelf?: boolean;
   sort?: UserSort;
   order?: 'asc' | 'desc';
+}
+
+export interface ListUsersQuery extends UserFilterQuery {
+  page?: number;
+  pageSize?: number;
+}
+
+/** exportUsers' query: listUsers' filters, its last-login sort spelled lastLoginAt (openapi.yaml). */
+export interface ExportUsersQuery extends Omit<UserFilterQuery, 'sort'> {
+  sort?: 'name' | 'email' | 'lastLoginAt';
+}
+
+/** exportUsers' query as listUsers' filters. */
+export function exportFilterQuery({ sort, ...rest }: ExportUsersQuery): UserFilterQuery {
+  return { ...rest, ...(sort ? { sort: sort === 'lastLoginAt' ? 'lastLogin' : sort } : {}) };
 }
 
 export interface CreateUserBody {

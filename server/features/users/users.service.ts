@@ -3,6 +3,7 @@ import { usersBackOfficeService } from './users-backoffice.service.ts';
 import { usersCreateService } from './users-create.service.ts';
 import { usersEditService } from './users-edit.service.ts';
 import { usersEmailService } from './users-email.service.ts';
+import { usersExportService } from './users-export.service.ts';
 import { fullDetailsOf, usersReadService } from './users-read.service.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 import type { Actor } from '../../core/actor.ts';
@@ -17,6 +18,7 @@ export function usersService(deps: UsersDeps) {
     ...usersBackOfficeService(deps),
     ...usersEditService(deps),
     ...usersEmailService(deps),
+    ...usersExportService(deps),
     /** The edit page's view of a user just changed. */
     fullDetailsOf: (actor: Actor, found: VisibleUser) => fullDetailsOf(deps.db, actor, found),
   };

@@ -11,6 +11,8 @@ export interface UsersListProps {
   canRequestAdmin: boolean;
   onAdd: () => void;
   onRequestAdmin: () => void;
+  /** More actions on the list, before the others (the CSV export). */
+  actions?: ReactNode;
   filters: ReactNode;
   loading: boolean;
   empty: boolean;
@@ -30,6 +32,7 @@ export function UsersList(props: UsersListProps) {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-slate-900">{props.title}</h1>
         <div className="flex flex-wrap gap-2">
+          {props.actions}
           {props.canRequestAdmin && (
             <button type="button" onClick={props.onRequestAdmin} className="rounded-lg border border-brand-600 px-4 py-2 font-semibold text-brand-700 hover:bg-brand-50">
               {t.requestAdmin}

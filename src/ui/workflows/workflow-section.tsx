@@ -1,7 +1,7 @@
-import { fr } from '../../i18n/fr';
+import { frWorkflows } from '../../i18n/fr-workflows';
 import { WorkflowTables, type WorkflowTablesView } from './workflow-tables';
 
-const t = fr.workflows;
+const t = frWorkflows;
 
 export interface WorkflowView {
   id: string;

@@ -1,6 +1,6 @@
-import { fr } from '../../i18n/fr';
+import { frWorkflows } from '../../i18n/fr-workflows';
 
-const t = fr.workflows;
+const t = frWorkflows;
 
 export interface LabelledIdView {
   label: string | null;

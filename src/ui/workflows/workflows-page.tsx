@@ -1,7 +1,7 @@
-import { fr } from '../../i18n/fr';
+import { frWorkflows } from '../../i18n/fr-workflows';
 import { WorkflowSection, type ChartView, type WorkflowView } from './workflow-section';
 
-const t = fr.workflows;
+const t = frWorkflows;
 
 /** /workflows: every machine of the portal, its chart, its tables and its model-based test numbers. */
 export function WorkflowsPage({ workflows, charts, onDownload }: { workflows: WorkflowView[]; charts: Record<string, ChartView>; onDownload: (id: string) => void }) {

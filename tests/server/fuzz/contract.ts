@@ -90,7 +90,8 @@ function responses(node: Record<string, Schema>): Operation['responses'] {
     Object.entries(node).map(([status, value]) => {
       const response = typeof value.$ref === 'string' ? component(value.$ref) : value;
       const content = response.content as Record<string, { schema?: Schema }> | undefined;
-      return [status, { schema: content?.['application/json']?.schema ?? null }];
+      // An export answers a CSV file: text (its reading is tests/server/users-export.test.ts's).
+      return [status, { schema: content?.['application/json']?.schema ?? content?.['text/csv']?.schema ?? null }];
     }),
   );
 }

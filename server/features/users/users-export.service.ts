@@ -1,0 +1,30 @@
+// exportUsers: the users list as a CSV file, with the list's rights, reach and filters, every matching user.
+import type { Kysely } from 'kysely';
+import type { Actor } from '../../core/actor.ts';
+import type { Database, JsonValue } from '../../db/schema.ts';
+import { csvDownload, type CsvDownload } from '../exports/exports.service.ts';
+import { usersInBatches, type UserBatch } from './users-export.repository.ts';
+import { USER_EXPORT_COLUMNS, type ExportedUser } from './users-export.model.ts';
+import { byUserId, userFilterFor } from './users-read.service.ts';
+import { exportFilterQuery, type ExportUsersQuery } from './users.input.ts';
+import { visibleAssignments } from './users.policy.ts';
+import type { UserScope } from './users.model.ts';
+
+/** Each user of a batch with the assignments the actor may see of them (as listUsers shows them). */
+async function* seenBatches(actor: Actor, scope: UserScope | null, batches: AsyncIterable<UserBatch>): AsyncGenerator<ExportedUser[]> {
+  for await (const { rows, assignments } of batches) {
+    const byUser = byUserId(assignments);
+    yield rows.map((user) => ({ user, assignments: visibleAssignments(actor, scope, user.id, byUser.get(user.id) ?? []) }));
+  }
+}
+
+export function usersExportService({ db }: { db: Kysely<Database> }) {
+  return {
+    /** exportUsers: checked before anything is sent (403, 404 for an organization out of reach); the rows are read as the file is. */
+    async exportCsv(actor: Actor, query: ExportUsersQuery): Promise<CsvDownload> {
+      const filter = await userFilterFor(db, actor, exportFilterQuery(query));
+      const filters = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, JsonValue>;
+      return csvDownload(db, actor, { list: 'users', columns: USER_EXPORT_COLUMNS, batches: seenBatches(actor, filter.scope, usersInBatches(db, filter)), filters });
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// The CSV exports: the answer's body as a stream (the caller reads it as it arrives) and the file's name.
+import { fileNameFromDisposition } from '../domain/csv-download';
+import { ApiFailure, type ApiClient, type ErrorBody } from './client';
+import type { operations } from './schema.gen';
+
+export type UsersExportQuery = NonNullable<operations['exportUsers']['parameters']['query']>;
+
+/** An export's file as it arrives. */
+export interface CsvFileStream {
+  body: ReadableStream<Uint8Array>;
+  fileName: string;
+}
+
+const EXPORT_FAILED = "L'export a échoué.";
+
+async function csvStream(call: Promise<{ data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response }>, fallbackName: string): Promise<CsvFileStream> {
+  const { data, error, response } = await call;
+  if (error !== undefined || !response.ok || !data) {
+    const body = (error ?? undefined) as ErrorBody | undefined;
+    throw new ApiFailure(response.status, body?.message || EXPORT_FAILED, body, response.statusText);
+  }
+  return { body: data, fileName: fileNameFromDisposition(response.headers.get('content-disposition'), fallbackName) };
+}
+
+/** GET /api/v2/users/export: the users list as a CSV file, streamed; `signal` aborts the download. */
+export function openUsersExport(api: ApiClient, query: UsersExportQuery, signal: AbortSignal): Promise<CsvFileStream> {
+  return csvStream(api.GET('/api/v2/users/export', { params: { query }, parseAs: 'stream', signal }), 'utilisateurs.csv');
+}
