@@ -71,6 +71,17 @@ describe('error answers Fastify makes itself', () => {
     expectMatchesContract('POST', '/api/v2/invitations', 415, body);
   });
 
+  it('refuses a CSV body the same way (the API answers CSV, it takes none)', async () => {
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/invitations',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+      payload: 'inviteeEmail;roleCode\r\nx@exemple.fr;ADMIN_ADHERENT\r\n',
+    });
+    const body = expectProjectShape(answer, 415, 'UnsupportedMediaType');
+    expect(body.message).toBe('Type de contenu non pris en charge : envoyez du JSON (Content-Type: application/json).');
+  });
+
   it('documents 413 on every operation with a body, and 429 on every operation', async () => {
     const { loadApiDocument } = await import('../../server/api/openapi-document.ts');
     const document = loadApiDocument() as unknown as { paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>> };
