@@ -87,7 +87,8 @@ export function journalDetails(changes: Record<string, JsonValue>, lookups: Jour
       const change = roleChangeOf(changes, lookups)!;
       const before = rolesText(change.before, lookups);
       const after = rolesText(change.after, lookups);
-      if (before !== null || after !== null) details.push({ field: 'roles', label: FIELD_LABELS.roles!, before, after });
+      // Nothing the caller may read changed (the change was outside their scope): no detail.
+      if ((before !== null || after !== null) && before !== after) details.push({ field: 'roles', label: FIELD_LABELS.roles!, before, after });
       continue;
     }
     const [before, after] = isBeforeAfter(value) ? [fieldText(field, value.before, lookups), fieldText(field, value.after, lookups)] : [null, fieldText(field, value, lookups)];
