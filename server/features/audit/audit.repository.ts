@@ -69,3 +69,12 @@ export async function countActorActionsInLastHour(trx: Transaction<Database>, ac
     where actor_id = ${actorId} and action = ${action} and at > now() - interval '1 hour'`.execute(trx);
   return { count: Number(rows[0]?.count ?? 0), secondsUntilOldestLeaves: Number(rows[0]?.seconds ?? 0) };
 }
+
+/** Deletes at most `limit` of the oldest entries written before `before` (their organizations go with them), served by audit_log_at_idx. */
+export async function deleteAuditEntriesBefore(db: Kysely<Database>, before: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('audit_log')
+    .where('id', 'in', (eb) => eb.selectFrom('audit_log').select('id').where('at', '<', before).orderBy('at').orderBy('id').limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
