@@ -3,6 +3,7 @@
 // organization administrator, and the export's stream of the same entries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
+import { listJournalPage } from '../../server/features/audit/audit-list.repository.ts';
 import { streamJournalEntries } from '../../server/features/audit/audit.service.ts';
 import { loadActor } from '../../server/features/session/actor.repository.ts';
 import { StatementCounter } from './support/statement-counter.ts';
@@ -138,6 +139,17 @@ for (const backend of backends) {
       expect(out.status).toBe(404);
       expect(out.body.message).toBe('Organisation introuvable.');
       expect((await journal(PERSONAS.adminClinique, { organizationId: orgs.ehpadSirets[0]!.id })).status).toBe(404);
+    });
+
+    it('reads the same pages whether it gathers the few matches or walks the journal newest first', async () => {
+      const db = t.database.handle.db;
+      for (const where of [{ scope: null }, { scope: null, search: 'faure' }, { scope: [orgs.clinique.id, ...orgs.cliniqueSirets.map((o) => o.id)] }]) {
+        for (const page of [1, 2, 3]) {
+          const walked = await listJournalPage(db, where, { page, pageSize: 2 });
+          const gathered = await listJournalPage(db, where, { page, pageSize: 2 }, { gather: true });
+          expect(gathered.map((r) => r.id)).toEqual(walked.map((r) => r.id));
+        }
+      }
     });
 
     it('reads a page in the same number of statements whatever its size', async () => {

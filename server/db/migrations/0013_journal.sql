@@ -44,28 +44,39 @@ DROP INDEX IF EXISTS audit_log_entity_idx;
 
 -- 4. The existing entries (an existing database's journal): names from the users of today, the search text
 --    with the accents of French removed, and their organizations: the one recorded, a user's current
---    assignments, and those named by the roles' before/after of a 'user.roles' or 'user.delete' entry.
+--    assignments, and those named by the roles' before/after of a 'user.roles' or 'user.delete' entry. The
+--    entry's text ids are cast (where they have the shape) so that the users' and requests' keys serve the lookups.
+CREATE TEMPORARY TABLE journal_backfill ON COMMIT DROP AS
+SELECT a.id,
+       CASE WHEN a.entity_type = 'user' AND a.entity_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN a.entity_id::uuid END AS user_id,
+       CASE WHEN a.entity_type = 'invitation' AND a.entity_id ~ '^[0-9]{1,18}$' THEN a.entity_id::bigint END AS invitation_id
+FROM audit_log a;
+CREATE INDEX ON journal_backfill (id);
+ANALYZE journal_backfill;
+
 UPDATE audit_log a SET
   actor_name = (SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = a.actor_id),
   subject_name = CASE
     WHEN a.entity_type = 'user' THEN coalesce(
-      (SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id::text = a.entity_id),
+      (SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = b.user_id),
       nullif(concat_ws(' ', coalesce(a.changes #>> '{firstName,before}', a.changes #>> '{firstName,after}', a.changes ->> 'firstName'),
                             coalesce(a.changes #>> '{lastName,before}', a.changes #>> '{lastName,after}', a.changes ->> 'lastName')), ''))
-    ELSE NULL END;
+    WHEN a.entity_type = 'invitation' THEN coalesce(a.changes ->> 'inviteeEmail', (SELECT i.invitee_email FROM invitations i WHERE i.id = b.invitation_id))
+    ELSE NULL END
+FROM journal_backfill b WHERE b.id = a.id;
 UPDATE audit_log a SET search_text = replace(replace(lower(translate(concat_ws(' ',
     a.actor_name, a.actor_email, a.subject_name,
-    CASE WHEN a.entity_type = 'user' THEN (SELECT u.email FROM users u WHERE u.id::text = a.entity_id) END,
-    coalesce(a.changes #>> '{email,before}', a.changes ->> 'email'),
-    CASE WHEN a.entity_type = 'invitation' THEN coalesce(a.changes ->> 'inviteeEmail', (SELECT i.invitee_email FROM invitations i WHERE i.id::text = a.entity_id)) END),
-  'ÀÂÄÁÃÇÉÈÊËÍÌÎÏÑÓÒÔÖÕÚÙÛÜÝŸàâäáãçéèêëíìîïñóòôöõúùûüýÿ', 'AAAAACEEEEIIIINOOOOOUUUUYYaaaaaceeeeiiiinooooouuuuyy')), 'œ', 'oe'), 'æ', 'ae');
+    (SELECT u.email FROM users u WHERE u.id = b.user_id),
+    coalesce(a.changes #>> '{email,before}', a.changes ->> 'email')),
+  'ÀÂÄÁÃÇÉÈÊËÍÌÎÏÑÓÒÔÖÕÚÙÛÜÝŸàâäáãçéèêëíìîïñóòôöõúùûüýÿ', 'AAAAACEEEEIIIINOOOOOUUUUYYaaaaaceeeeiiiinooooouuuuyy')), 'œ', 'oe'), 'æ', 'ae')
+FROM journal_backfill b WHERE b.id = a.id;
 
 INSERT INTO audit_log_organizations (audit_id, organization_id, siren_id, at)
 SELECT DISTINCT concerned.audit_id, o.id, CASE WHEN o.type = 'SIRET' THEN coalesce(o.parent_id, o.id) ELSE o.id END, concerned.at
 FROM (
   SELECT a.id AS audit_id, a.at, a.organization_id AS organization_id, NULL::text AS code FROM audit_log a WHERE a.organization_id IS NOT NULL
   UNION ALL
-  SELECT a.id, a.at, ra.organization_id, NULL FROM audit_log a JOIN role_assignments ra ON ra.user_id::text = a.entity_id WHERE a.entity_type = 'user'
+  SELECT a.id, a.at, ra.organization_id, NULL FROM audit_log a JOIN journal_backfill b ON b.id = a.id JOIN role_assignments ra ON ra.user_id = b.user_id
   UNION ALL
   SELECT a.id, a.at, NULL, split_part(r.value, ' ', 1)
   FROM audit_log a

@@ -88,9 +88,24 @@ export async function countJournalEntries(db: Kysely<Database>, where: JournalWh
   return exactTotal(db, 'journal', auditEntriesMatching(db, where).select((eb) => eb.fn.countAll<number>().as('total')), totals);
 }
 
-/** One page, newest first (ties by id, so pages never overlap). */
-export async function listJournalPage(db: Kysely<Database>, where: JournalWhere, page: PageRequest): Promise<JournalRow[]> {
-  const rows = await auditEntriesMatching(db, where).select(COLUMNS).orderBy('at', 'desc').orderBy('id', 'desc').limit(page.pageSize).offset(pageOffset(page)).execute();
+/**
+ * Below this many matching entries a page is gathered then sorted (every match read by the filters' own indexes):
+ * read newest first instead, a selective filter (an e-mail searched, a small organization) would walk the whole
+ * journal's time index to find its few entries. At or above it, matches are dense enough for the newest-first walk.
+ */
+export const GATHER_BELOW = 5_000;
+
+/**
+ * One page, newest first (ties by id, so pages never overlap): the page's ids first, read from an index alone where
+ * the filters allow (a deep page skips index entries, not rows), then their entries. `gather`: the total is small
+ * (GATHER_BELOW), so the matches are read whole by their filters (the OFFSET 0 keeps the planner from walking
+ * the time index in search of them) and sorted.
+ */
+export async function listJournalPage(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean } = {}): Promise<JournalRow[]> {
+  const ids = options.gather
+    ? db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(page.pageSize).offset(pageOffset(page))
+    : auditEntriesMatching(db, where).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(page.pageSize).offset(pageOffset(page));
+  const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', ids).orderBy('at', 'desc').orderBy('id', 'desc').execute();
   return rows.map(toRow);
 }
 

@@ -35,7 +35,8 @@ export async function writeAudits(trx: Transaction<Database> | Kysely<Database>,
           organization_id: entryOrganizations(entry)[0] ?? null,
           changes: JSON.stringify(entry.changes),
           actor_name: actorName,
-          subject_name: entry.subject?.name ?? null,
+          // The person's name, or for a request its invitee's e-mail ('demande n° 36 de …').
+          subject_name: entry.subject?.name ?? entry.subject?.emails?.find((e) => typeof e === 'string') ?? null,
           search_text: entrySearchText(actorName, entry),
         };
       }),

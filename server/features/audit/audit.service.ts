@@ -2,13 +2,13 @@
 // sentences with its exact total, and every matching entry in keyset batches (the journal's CSV export).
 import type { Kysely } from 'kysely';
 import type { Actor, OrganizationReach } from '../../core/actor.ts';
-import type { PageRequest } from '../../core/pages.ts';
+import { pageOffset, type PageRequest } from '../../core/pages.ts';
 import type { ListTotals } from '../../db/list-totals.ts';
 import type { Database, JsonValue } from '../../db/schema.ts';
 import { findOrganizationById } from '../organizations/organizations.repository.ts';
-import { countJournalEntries, journalBatchAfter, listJournalPage, type JournalKey, type JournalWhere } from './audit-list.repository.ts';
+import { countJournalEntries, GATHER_BELOW, journalBatchAfter, listJournalPage, type JournalKey, type JournalWhere } from './audit-list.repository.ts';
 import { canOpenInvitation, canOpenUser, journalScope, requireCanReadAudit, requireJournalOrganization } from './audit.policy.ts';
-import { existingInvitations, organizationsForJournal, organizationsOfEntries, roleNamesByCode, usersForJournal } from './journal-lookups.repository.ts';
+import { journalLookupRows } from './journal-lookups.repository.ts';
 import { readableEntry, type JournalRow, type ReadableEntry } from './journal-sentences.model.ts';
 import { recordedRoles, type JournalLookups, type JournalOrganizationRef } from './journal-text.model.ts';
 import { journalFilterOf, type JournalQuery } from './journal.input.ts';
@@ -57,16 +57,14 @@ function namedOrganizations(row: JournalRow): { ids: string[]; codes: string[] }
   return { ids, codes };
 }
 
-/** The page's entries as people read them: a bounded number of statements whatever the page's size (no N+1). */
+/** The page's entries as people read them: one more statement whatever the page's size (no N+1). */
 async function readableEntries(db: Kysely<Database>, actor: Actor, scope: OrganizationReach | null, found: JournalRow[]): Promise<AuditEntryDto[]> {
   if (found.length === 0) return [];
-  const concerned = scope === null ? null : await organizationsOfEntries(db, found.map((r) => r.id));
-  const rows = found.map((row) => ({ ...row, organizationIds: concerned?.get(row.id) ?? row.organizationIds }));
   const userIds = new Set<string>();
   const invitationIds = new Set<string>();
   const organizationIds = new Set<string>();
   const codes = new Set<string>();
-  for (const row of rows) {
+  for (const row of found) {
     if (row.actorId) userIds.add(row.actorId);
     if (row.entityType === 'user') userIds.add(row.entityId);
     if (row.entityType === 'invitation') invitationIds.add(row.entityId);
@@ -74,12 +72,16 @@ async function readableEntries(db: Kysely<Database>, actor: Actor, scope: Organi
     named.ids.forEach((id) => organizationIds.add(id));
     named.codes.forEach((code) => codes.add(code));
   }
-  const [users, invitations, organizations, roleNames] = await Promise.all([
-    usersForJournal(db, [...userIds]),
-    canOpenInvitation(scope) ? existingInvitations(db, [...invitationIds]) : Promise.resolve(new Set<string>()),
-    organizationsForJournal(db, [...organizationIds], [...codes]),
-    roleNamesByCode(db),
-  ]);
+  const looked = await journalLookupRows(db, {
+    userIds: [...userIds],
+    invitationIds: canOpenInvitation(scope) ? [...invitationIds] : [],
+    organizationIds: [...organizationIds],
+    organizationCodes: [...codes],
+    // An organization caller reads an entry under an organization of their scope: every one the entry concerns is needed.
+    entriesOf: scope === null ? [] : found.map((r) => r.id),
+  });
+  const { users, invitations, organizations, roleNames } = looked;
+  const rows = found.map((row) => ({ ...row, organizationIds: looked.entryOrganizations.get(row.id) ?? row.organizationIds }));
   const refs: JournalOrganizationRef[] = organizations.map((o) => ({ id: o.id, code: o.code, name: o.name, type: o.type }));
   const lookups: JournalLookups = {
     users: new Map(users.map((u) => [u.id, { name: `${u.firstName} ${u.lastName}`, email: u.email, visible: canOpenUser(actor, scope, u) }])),
@@ -136,7 +138,10 @@ export function auditService(deps: JournalDeps) {
     /** USER_LIST; the back office reads every entry, anyone else those of their scope. Newest first, exact total. */
     async list(actor: Actor, query: JournalQuery, page: PageRequest): Promise<{ items: AuditEntryDto[]; total: number }> {
       const { scope, where } = await journalWhere(db, actor, query);
-      const [total, rows] = await Promise.all([countJournalEntries(db, where, deps.listTotals ?? null), listJournalPage(db, where, page)]);
+      const total = await countJournalEntries(db, where, deps.listTotals ?? null);
+      // Past the last page: nothing to read. Few matches: gathered, then sorted (journalPageQuery).
+      if (pageOffset(page) >= total) return { total, items: [] };
+      const rows = await listJournalPage(db, where, page, { gather: total <= GATHER_BELOW });
       return { total, items: await readableEntries(db, actor, scope, rows) };
     },
     /** The same entries, every one of them, in keyset batches (streamJournalEntries). */

@@ -1,16 +1,8 @@
-// What a page of journal entries needs to be read, each in one statement whatever the page's size: the
-// organizations each entry concerns, the users named (authors, persons) with their assignments, the requests
-// that still exist, the organizations by id or code, the roles' names.
-import { sql, type Kysely, type SqlBool } from 'kysely';
+// What a page of journal entries needs to be read, in one statement whatever the page's size: the users named
+// (authors, persons) with where they hold roles, the requests that still exist, the organizations by id or code
+// (and those each entry concerns, for an organization caller), the roles' names.
+import { sql, type Kysely } from 'kysely';
 import type { Database, OrganizationType, UserType } from '../../db/schema.ts';
-
-export async function organizationsOfEntries(db: Kysely<Database>, auditIds: readonly number[]): Promise<Map<number, string[]>> {
-  const byEntry = new Map<number, string[]>();
-  if (auditIds.length === 0) return byEntry;
-  const rows = await db.selectFrom('audit_log_organizations').select(['audit_id', 'organization_id']).where('audit_id', 'in', [...auditIds]).execute();
-  for (const row of rows) byEntry.set(Number(row.audit_id), [...(byEntry.get(Number(row.audit_id)) ?? []), row.organization_id]);
-  return byEntry;
-}
 
 export interface JournalUserRow {
   id: string;
@@ -21,31 +13,6 @@ export interface JournalUserRow {
   assignments: { organizationId: string; inheritsToChildren: boolean }[];
 }
 
-/** These users as they are now, with where they hold roles (for whether the caller may open them). */
-export async function usersForJournal(db: Kysely<Database>, ids: readonly string[]): Promise<JournalUserRow[]> {
-  const uuids = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
-  if (uuids.length === 0) return [];
-  const rows = await db
-    .selectFrom('users as u')
-    .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.user_type'])
-    .select(
-      sql<{ organizationId: string; inheritsToChildren: boolean }[]>`coalesce((select json_agg(json_build_object('organizationId', ra.organization_id, 'inheritsToChildren', ra.inherits_to_children)) from role_assignments ra where ra.user_id = u.id), '[]'::json)`.as(
-        'assignments',
-      ),
-    )
-    .where(sql<SqlBool>`u.id = any(${uuids}::uuid[])`)
-    .execute();
-  return rows.map((r) => ({ id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email, userType: r.user_type, assignments: r.assignments }));
-}
-
-/** The ids, among these, of the requests that still exist. */
-export async function existingInvitations(db: Kysely<Database>, ids: readonly string[]): Promise<Set<string>> {
-  const numbers = ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
-  if (numbers.length === 0) return new Set();
-  const rows = await db.selectFrom('invitations').select('id').where('id', 'in', numbers).execute();
-  return new Set(rows.map((r) => String(r.id)));
-}
-
 export interface JournalOrganizationRow {
   id: string;
   code: string;
@@ -53,17 +20,57 @@ export interface JournalOrganizationRow {
   type: OrganizationType;
 }
 
-export async function organizationsForJournal(db: Kysely<Database>, ids: readonly string[], codes: readonly string[]): Promise<JournalOrganizationRow[]> {
-  if (ids.length === 0 && codes.length === 0) return [];
-  return db
-    .selectFrom('organizations')
-    .select(['id', 'code', 'name', 'type'])
-    .where((eb) => eb.or([...(ids.length > 0 ? [eb('id', 'in', [...ids])] : []), ...(codes.length > 0 ? [eb('code', 'in', [...codes])] : [])]))
-    .execute();
+export interface JournalLookupRows {
+  users: JournalUserRow[];
+  invitations: Set<string>;
+  organizations: JournalOrganizationRow[];
+  roleNames: Map<string, string>;
+  /** Per entry, the organizations it concerns; only when asked (`entriesOf`). */
+  entryOrganizations: Map<number, string[]>;
 }
 
-/** Every role's name by code (a few dozen rows). */
-export async function roleNamesByCode(db: Kysely<Database>): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('roles').select(['code', 'name']).execute();
-  return new Map(rows.map((r) => [r.code, r.name]));
+export interface JournalLookupKeys {
+  userIds: readonly string[];
+  invitationIds: readonly string[];
+  organizationIds: readonly string[];
+  organizationCodes: readonly string[];
+  /** Entries whose organizations are wanted too (an organization caller's page); empty: none. */
+  entriesOf: readonly number[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function journalLookupRows(db: Kysely<Database>, keys: JournalLookupKeys): Promise<JournalLookupRows> {
+  const userIds = keys.userIds.filter((id) => UUID.test(id));
+  const invitationIds = keys.invitationIds.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
+  const organizationIds = keys.organizationIds.filter((id) => UUID.test(id));
+  const entries = [...keys.entriesOf];
+  const { rows } = await sql<{ users: unknown; invitations: unknown; organizations: unknown; roles: unknown; concerned: unknown }>`
+    select
+      (select coalesce(json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name, 'email', u.email, 'userType', u.user_type,
+         'assignments', coalesce((select json_agg(json_build_object('organizationId', ra.organization_id, 'inheritsToChildren', ra.inherits_to_children))
+                                  from role_assignments ra where ra.user_id = u.id), '[]'::json))), '[]'::json)
+       from users u where u.id = any(${userIds}::uuid[])) as users,
+      (select coalesce(json_agg(i.id::text), '[]'::json) from invitations i where i.id = any(${invitationIds}::bigint[])) as invitations,
+      (select coalesce(json_agg(x.*), '[]'::json) from (select e.audit_id as "auditId", e.organization_id as "organizationId"
+         from audit_log_organizations e where e.audit_id = any(${entries}::bigint[])) x) as concerned,
+      (select coalesce(json_agg(json_build_object('id', o.id, 'code', o.code, 'name', o.name, 'type', o.type)), '[]'::json)
+       from organizations o
+       where o.id = any(${organizationIds}::uuid[]) or o.code = any(${[...keys.organizationCodes]}::text[])
+          or o.id in (select e.organization_id from audit_log_organizations e where e.audit_id = any(${entries}::bigint[]))) as organizations,
+      (select coalesce(json_agg(json_build_object('code', r.code, 'name', r.name)), '[]'::json) from roles r) as roles`.execute(db);
+  const row = rows[0]!;
+  const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+  const entryOrganizations = new Map<number, string[]>();
+  for (const e of parsed<{ auditId: number | string; organizationId: string }[]>(row.concerned)) {
+    const id = Number(e.auditId);
+    entryOrganizations.set(id, [...(entryOrganizations.get(id) ?? []), e.organizationId]);
+  }
+  return {
+    users: parsed<JournalUserRow[]>(row.users),
+    invitations: new Set(parsed<string[]>(row.invitations)),
+    organizations: parsed<JournalOrganizationRow[]>(row.organizations),
+    roleNames: new Map(parsed<{ code: string; name: string }[]>(row.roles).map((r) => [r.code, r.name])),
+    entryOrganizations,
+  };
 }
