@@ -3,7 +3,7 @@
 // organization administrator, and the export's stream of the same entries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
-import { listJournalPage } from '../../server/features/audit/audit-list.repository.ts';
+import { journalBatchAfter, listJournalPage } from '../../server/features/audit/audit-list.repository.ts';
 import { streamJournalEntries } from '../../server/features/audit/audit.service.ts';
 import { loadActor } from '../../server/features/session/actor.repository.ts';
 import { StatementCounter } from './support/statement-counter.ts';
@@ -141,7 +141,7 @@ for (const backend of backends) {
       expect((await journal(PERSONAS.adminClinique, { organizationId: orgs.ehpadSirets[0]!.id })).status).toBe(404);
     });
 
-    it('reads the same pages whether it gathers the few matches or walks the journal newest first', async () => {
+    it('reads the same pages and export batches whether it gathers the few matches or walks the journal newest first', async () => {
       const db = t.database.handle.db;
       for (const where of [{ scope: null }, { scope: null, search: 'faure' }, { scope: [orgs.clinique.id, ...orgs.cliniqueSirets.map((o) => o.id)] }]) {
         for (const page of [1, 2, 3]) {
@@ -149,6 +149,10 @@ for (const backend of backends) {
           const gathered = await listJournalPage(db, where, { page, pageSize: 2 }, { gather: true });
           expect(gathered.map((r) => r.id)).toEqual(walked.map((r) => r.id));
         }
+        const after = (await listJournalPage(db, where, { page: 1, pageSize: 2 })).at(-1)!;
+        const key = { at: after.at, id: after.id };
+        expect((await journalBatchAfter(db, where, key, 3, { gather: true })).map((r) => r.id)).toEqual((await journalBatchAfter(db, where, key, 3)).map((r) => r.id));
+        expect((await journalBatchAfter(db, where, key, 3)).map((r) => r.id)).toEqual((await listJournalPage(db, where, { page: 1, pageSize: 5 })).slice(2).map((r) => r.id));
       }
     });
 

@@ -109,10 +109,15 @@ export async function listJournalPage(db: Kysely<Database>, where: JournalWhere,
   return rows.map(toRow);
 }
 
-/** The next `size` entries after `after` (none: from the newest), newest first: the export's keyset batches. */
-export async function journalBatchAfter(db: Kysely<Database>, where: JournalWhere, after: JournalKey | null, size: number): Promise<JournalRow[]> {
-  let query = auditEntriesMatching(db, where);
-  if (after) query = query.where(sql<SqlBool>`(at, id) < (${after.at}, ${after.id})`);
-  const rows = await query.select(COLUMNS).orderBy('at', 'desc').orderBy('id', 'desc').limit(size).execute();
+/**
+ * The next `size` entries after `after` (none: from the newest), newest first: the export's keyset batches.
+ * `gather`: few matches (see listJournalPage), read whole by their filters' indexes, then the batch taken from them.
+ */
+export async function journalBatchAfter(db: Kysely<Database>, where: JournalWhere, after: JournalKey | null, size: number, options: { gather?: boolean } = {}): Promise<JournalRow[]> {
+  const older = (query: ReturnType<typeof auditEntriesMatching>) => (after ? query.where(sql<SqlBool>`(at, id) < (${after.at}, ${after.id})`) : query);
+  const ids = options.gather
+    ? db.selectFrom(older(auditEntriesMatching(db, where)).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(size)
+    : older(auditEntriesMatching(db, where)).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(size);
+  const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', ids).orderBy('at', 'desc').orderBy('id', 'desc').execute();
   return rows.map(toRow);
 }

@@ -121,10 +121,12 @@ export async function* streamJournalEntries(
   const { db } = deps;
   const { scope, where } = await journalWhere(db, actor, query);
   const size = options.batchSize ?? 500;
+  // Few matches: each batch gathers them by their filters' indexes rather than walking the journal's time index.
+  const gather = (await countJournalEntries(db, where, deps.listTotals ?? null)) <= GATHER_BELOW * 4;
   let after: JournalKey | null = null;
   for (;;) {
     if (options.signal?.aborted) return;
-    const batch = await journalBatchAfter(db, where, after, size);
+    const batch = await journalBatchAfter(db, where, after, size, { gather });
     yield* await readableEntries(db, actor, scope, batch);
     if (batch.length < size) return;
     const last = batch.at(-1)!;
@@ -143,6 +145,11 @@ export function auditService(deps: JournalDeps) {
       if (pageOffset(page) >= total) return { total, items: [] };
       const rows = await listJournalPage(db, where, page, { gather: total <= GATHER_BELOW });
       return { total, items: await readableEntries(db, actor, scope, rows) };
+    },
+    /** How many entries the caller may read that the filters keep (exact): an export's count before it starts. */
+    async count(actor: Actor, query: JournalQuery): Promise<number> {
+      const { where } = await journalWhere(db, actor, query);
+      return countJournalEntries(db, where, deps.listTotals ?? null);
     },
     /** The same entries, every one of them, in keyset batches (streamJournalEntries). */
     stream(actor: Actor, query: JournalQuery, options: { batchSize?: number; signal?: AbortSignal } = {}) {
