@@ -143,7 +143,16 @@ for (const backend of backends) {
 
     it('reads the same pages and export batches whether it gathers the few matches or walks the journal newest first', async () => {
       const db = t.database.handle.db;
-      for (const where of [{ scope: null }, { scope: null, search: 'faure' }, { scope: [orgs.clinique.id, ...orgs.cliniqueSirets.map((o) => o.id)] }]) {
+      const clinicScope = [orgs.clinique.id, ...orgs.cliniqueSirets.map((o) => o.id)];
+      const wheres = [
+        { scope: null },
+        { scope: null, search: 'faure' },
+        { scope: clinicScope },
+        { scope: clinicScope, since: new Date(Date.now() - 86_400_000) },
+        { scope: null, organization: { id: orgs.clinique.id, type: 'SIREN' as const } },
+        { scope: null, organization: { id: orgs.cliniqueSirets[1]!.id, type: 'SIRET' as const } },
+      ];
+      for (const where of wheres) {
         for (const page of [1, 2, 3]) {
           const walked = await listJournalPage(db, where, { page, pageSize: 2 });
           const gathered = await listJournalPage(db, where, { page, pageSize: 2 }, { gather: true });

@@ -43,6 +43,24 @@ function matching(eb: ExpressionBuilder<Database, 'audit_log'>, where: JournalWh
 const isUnfiltered = (where: JournalWhere) =>
   where.scope === null && !where.organization && !where.userId && !where.actorId && !(where.actions && where.actions.length > 0) && !where.since && !where.until && !where.search;
 
+/**
+ * When only organizations filter (the caller's scope alone, or one organization alone) with at most a period, the
+ * entries' organizations answer by themselves, from their index alone (audit_log_organizations holds each entry's
+ * time): no entry is read to find the page or the total.
+ */
+function byOrganizationsOnly(db: Kysely<Database>, where: JournalWhere) {
+  if (where.userId || where.actorId || (where.actions && where.actions.length > 0) || where.search) return null;
+  if ((where.scope === null) === !where.organization) return null;
+  let query = db.selectFrom('audit_log_organizations');
+  if (where.organization?.type === 'SIREN') query = query.where('siren_id', '=', where.organization.id);
+  else if (where.organization) query = query.where('organization_id', '=', where.organization.id);
+  else query = query.where(sql<SqlBool>`organization_id = any(${[...where.scope!]}::uuid[])`);
+  if (where.since) query = query.where('at', '>=', where.since);
+  if (where.until) query = query.where('at', '<', where.until);
+  // An entry concerning two organizations kept has two rows: grouped, it counts once.
+  return query.select(['audit_id', 'at']).groupBy(['at', 'audit_id']);
+}
+
 /** The entries a filter keeps, before selecting anything (tests EXPLAIN it). */
 export function auditEntriesMatching(db: Kysely<Database>, where: JournalWhere) {
   return db.selectFrom('audit_log').where((eb) => matching(eb, where));
@@ -85,7 +103,11 @@ export async function countJournalEntries(db: Kysely<Database>, where: JournalWh
     const { rows } = await sql<{ total: string | number }>`select coalesce(sum(n), 0)::bigint as total from audit_counts`.execute(db);
     return Number(rows[0]?.total ?? 0);
   }
-  return exactTotal(db, 'journal', auditEntriesMatching(db, where).select((eb) => eb.fn.countAll<number>().as('total')), totals);
+  const concerned = byOrganizationsOnly(db, where);
+  const count = concerned
+    ? db.selectFrom(concerned.as('c')).select((eb) => eb.fn.countAll<number>().as('total'))
+    : auditEntriesMatching(db, where).select((eb) => eb.fn.countAll<number>().as('total'));
+  return exactTotal(db, 'journal', count, totals);
 }
 
 /**
@@ -102,9 +124,14 @@ export const GATHER_BELOW = 5_000;
  * the time index in search of them) and sorted.
  */
 export async function listJournalPage(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean } = {}): Promise<JournalRow[]> {
-  const ids = options.gather
-    ? db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(page.pageSize).offset(pageOffset(page))
-    : auditEntriesMatching(db, where).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(page.pageSize).offset(pageOffset(page));
+  const concerned = byOrganizationsOnly(db, where);
+  // One organization: its index reads newest first; a scope of several: gathered (few) or walked (many).
+  const fromOrganizations = concerned && (where.organization || options.gather);
+  const ids = fromOrganizations
+    ? concerned.clearSelect().select('audit_id').orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(page.pageSize).offset(pageOffset(page))
+    : options.gather
+      ? db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(page.pageSize).offset(pageOffset(page))
+      : auditEntriesMatching(db, where).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(page.pageSize).offset(pageOffset(page));
   const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', ids).orderBy('at', 'desc').orderBy('id', 'desc').execute();
   return rows.map(toRow);
 }

@@ -55,9 +55,12 @@ export async function journalLookupRows(db: Kysely<Database>, keys: JournalLooku
       (select coalesce(json_agg(x.*), '[]'::json) from (select e.audit_id as "auditId", e.organization_id as "organizationId"
          from audit_log_organizations e where e.audit_id = any(${entries}::bigint[])) x) as concerned,
       (select coalesce(json_agg(json_build_object('id', o.id, 'code', o.code, 'name', o.name, 'type', o.type)), '[]'::json)
-       from organizations o
-       where o.id = any(${organizationIds}::uuid[]) or o.code = any(${[...keys.organizationCodes]}::text[])
-          or o.id in (select e.organization_id from audit_log_organizations e where e.audit_id = any(${entries}::bigint[]))) as organizations,
+       -- Each way an organization is named, by its own index, then each organization once by its key (an OR would scan them all).
+       from (select distinct k.id from (
+               select unnest(${organizationIds}::uuid[]) as id
+               union all select c.id from organizations c where c.code = any(${[...keys.organizationCodes]}::text[])
+               union all select e.organization_id from audit_log_organizations e where e.audit_id = any(${entries}::bigint[])) k) named
+       join organizations o on o.id = named.id) as organizations,
       (select coalesce(json_agg(json_build_object('code', r.code, 'name', r.name)), '[]'::json) from roles r) as roles`.execute(db);
   const row = rows[0]!;
   const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
