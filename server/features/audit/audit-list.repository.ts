@@ -116,6 +116,8 @@ export async function countJournalEntries(db: Kysely<Database>, where: JournalWh
  * journal's time index to find its few entries. At or above it, matches are dense enough for the newest-first walk.
  */
 export const GATHER_BELOW = 5_000;
+/** The same for a scope alone: its matches are read from the organizations' index alone (a few ms for 10,000). */
+export const GATHER_SCOPE_BELOW = 50_000;
 
 /**
  * One page, newest first (ties by id, so pages never overlap): the page's ids first, read from an index alone where
@@ -123,10 +125,10 @@ export const GATHER_BELOW = 5_000;
  * (GATHER_BELOW), so the matches are read whole by their filters (the OFFSET 0 keeps the planner from walking
  * the time index in search of them) and sorted.
  */
-export async function listJournalPage(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean } = {}): Promise<JournalRow[]> {
+export async function listJournalPage(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean; total?: number } = {}): Promise<JournalRow[]> {
   const concerned = byOrganizationsOnly(db, where);
-  // One organization: its index reads newest first; a scope of several: gathered (few) or walked (many).
-  const fromOrganizations = concerned && (where.organization || options.gather);
+  // One organization: its index reads newest first; a scope of several: gathered (up to GATHER_SCOPE_BELOW) or walked.
+  const fromOrganizations = concerned && (where.organization || options.gather || (options.total !== undefined && options.total <= GATHER_SCOPE_BELOW));
   const ids = fromOrganizations
     ? concerned.clearSelect().select('audit_id').orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(page.pageSize).offset(pageOffset(page))
     : options.gather

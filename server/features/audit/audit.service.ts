@@ -143,7 +143,7 @@ export function auditService(deps: JournalDeps) {
       const total = await countJournalEntries(db, where, deps.listTotals ?? null);
       // Past the last page: nothing to read. Few matches: gathered, then sorted (journalPageQuery).
       if (pageOffset(page) >= total) return { total, items: [] };
-      const rows = await listJournalPage(db, where, page, { gather: total <= GATHER_BELOW });
+      const rows = await listJournalPage(db, where, page, { gather: total <= GATHER_BELOW, total });
       return { total, items: await readableEntries(db, actor, scope, rows) };
     },
     /** How many entries the caller may read that the filters keep (exact): an export's count before it starts. */
