@@ -1,5 +1,6 @@
 // The scenarios of issue 8: what each request asks, as whom, and on which rows (sampled from the data set).
 import type pg from 'pg';
+import { REFERENCE_DATE } from '../server/seed/seed-data.ts';
 
 export type ScenarioKind = 'read' | 'write';
 
@@ -35,6 +36,9 @@ export interface ScenarioData {
   sirenFilters: { id: string; role: string }[];
   invitationIds: number[];
   userIds: string[];
+  /** Journal entries (issue 21), and authors of entries drawn from the journal. */
+  journalEntries: number;
+  journalActorIds: string[];
   /** Pending invitations made for this run, one per write request. */
   approveIds: number[];
   rejectIds: number[];
@@ -53,6 +57,7 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
     read('invitations-pending', 'Pending invitations list', BACK_OFFICE, [`/api/v2/invitations?status=pending&${PAGE}`]),
     read('invitation-detail', 'Invitation detail', BACK_OFFICE, data.invitationIds.map((id) => `/api/v2/invitations/${id}`)),
     read('user-full-details', 'User full details', BACK_OFFICE, data.userIds.map((id) => `/api/v2/users/${id}/full-details`)),
+    ...journalScenarios(data),
     { name: 'invitation-approve', title: 'Approve an invitation', kind: 'write', as: BACK_OFFICE, variants: data.approveIds.map((id) => ({ method: 'POST', path: `/api/v2/invitations/${id}/approve` })) },
     {
       name: 'invitation-reject',
@@ -61,6 +66,29 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
       as: BACK_OFFICE,
       variants: data.rejectIds.map((id) => ({ method: 'POST', path: `/api/v2/invitations/${id}/reject`, body: JSON.stringify({ rejectionReason: REJECTION_REASON }) })),
     },
+  ];
+}
+
+/** A day 'YYYY-MM-DD' this many days before the data set's reference date. */
+const dayBefore = (days: number) => new Date(REFERENCE_DATE.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+
+/** The journal's scenarios (issue 21): its pages and each of its filters, as the back office and as an organization admin. */
+export function journalScenarios(data: Pick<ScenarioData, 'journalEntries' | 'userIds' | 'journalActorIds' | 'sirenFilters' | 'emails'>): Scenario[] {
+  const read = (name: string, title: string, as: string, paths: string[]): Scenario => ({ name, title, kind: 'read', as, variants: paths.map((path) => ({ method: 'GET', path })) });
+  const audit = (query: string) => `/api/v2/audit?${PAGE}${query}`;
+  const deepPage = Math.max(1, Math.round((DEEP_PAGE_SHARE * data.journalEntries) / 10));
+  return [
+    read('journal-list', 'Journal, page 1', BACK_OFFICE, [audit('')]),
+    read('journal-deep-page', `Journal, deep page (${deepPage.toLocaleString('en')})`, BACK_OFFICE, [`/api/v2/audit?page=${deepPage}&pageSize=10`]),
+    read('journal-scoped', "An organization admin's journal", ORGANIZATION_ADMIN, [audit('')]),
+    read('journal-user', "A user's history", BACK_OFFICE, data.userIds.map((id) => audit(`&userId=${id}`))),
+    read('journal-actor', 'Journal of one author', BACK_OFFICE, data.journalActorIds.map((id) => audit(`&actorId=${id}`))),
+    read('journal-actions', 'Journal, deactivations and reactivations', BACK_OFFICE, [audit('&action=user.deactivate,user.reactivate')]),
+    read('journal-period', 'Journal, one week', BACK_OFFICE, [audit(`&from=${dayBefore(187)}&to=${dayBefore(181)}`)]),
+    read('journal-siren', 'Journal of a SIREN', BACK_OFFICE, data.sirenFilters.map((f) => audit(`&organizationId=${f.id}`))),
+    read('journal-search-email', 'Journal search by an email', BACK_OFFICE, data.emails.map((email) => audit(`&search=${encodeURIComponent(email)}`))),
+    read('journal-search-common', "Journal search 'martin'", BACK_OFFICE, [audit('&search=martin')]),
+    read('journal-scoped-filtered', "An organization admin's journal, role changes this year", ORGANIZATION_ADMIN, [audit(`&action=user.roles&from=${dayBefore(300)}`)]),
   ];
 }
 
@@ -81,9 +109,11 @@ export async function sampleScenarioData(client: pg.Client, writes: number): Pro
   ).rows.map((r) => ({ id: r.id as string, role: r.role as string }));
   const invitationIds = (await client.query(`select id from invitations order by random() limit ${SAMPLE}`)).rows.map((r) => Number(r.id));
   const userIds = (await client.query(`select id from users where user_type = 'ORGANIZATION' order by random() limit ${SAMPLE}`)).rows.map((r) => r.id as string);
+  const journalEntries = Number((await client.query('select coalesce(sum(n), 0)::bigint as n from audit_counts')).rows[0].n);
+  const journalActorIds = (await client.query(`select distinct actor_id from (select actor_id from audit_log where actor_id is not null order by random() limit ${SAMPLE * 3}) a limit ${SAMPLE}`)).rows.map((r) => r.actor_id as string);
   const approveIds = await pendingForRun(client, writes, 'approve');
   const rejectIds = await pendingForRun(client, writes, 'reject');
-  return { users, emails, sirenFilters, invitationIds, userIds, approveIds, rejectIds };
+  return { users, emails, sirenFilters, invitationIds, userIds, journalEntries, journalActorIds, approveIds, rejectIds };
 }
 
 /**

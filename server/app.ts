@@ -168,7 +168,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const jobs = createJobRunner({
     db: database.db,
     // The list is read at each run: the local provider's purge is added below.
-    jobs: scheduledJobs({ db: database.db, outboxRetentionDays: config.outboxRetentionDays, expiredRowPurges }),
+    jobs: scheduledJobs({ db: database.db, outboxRetentionDays: config.outboxRetentionDays, auditRetentionDays: config.auditRetentionDays, expiredRowPurges }),
     log: app.log.child({ component: 'jobs' }),
     ...(deps.jobClock ? { clock: deps.jobClock } : {}),
   });

@@ -69,6 +69,8 @@ export interface ServerConfig {
   metricsToken: string | null;
   /** Days a SENT e-mail stays in the outbox (OUTBOX_RETENTION_DAYS, default 30): they hold account set-up links (server/jobs/outbox-retention.ts). */
   outboxRetentionDays: number;
+  /** Days a journal entry is kept (AUDIT_RETENTION_DAYS, default 365): older ones are deleted (server/jobs/audit-retention.ts). */
+  auditRetentionDays: number;
   /**
    * Creations one person may make in an hour, counted across nodes from the audit journal (USER_CREATIONS_PER_HOUR,
    * default 200; INVITATIONS_PER_HOUR, default 100; 0: no limit). See server/features/audit/creation-limit.service.ts.
@@ -220,6 +222,10 @@ export function readConfig(env: Env = process.env): ServerConfig {
   if (!Number.isInteger(outboxRetentionDays) || outboxRetentionDays < 1) {
     throw new Error(`OUTBOX_RETENTION_DAYS must be a whole number of days, 1 or more (got '${env.OUTBOX_RETENTION_DAYS}')`);
   }
+  const auditRetentionDays = Number(optional(env, 'AUDIT_RETENTION_DAYS') ?? 365);
+  if (!Number.isInteger(auditRetentionDays) || auditRetentionDays < 1) {
+    throw new Error(`AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more (got '${env.AUDIT_RETENTION_DAYS}')`);
+  }
   return {
     production,
     host: optional(env, 'HOST') ?? (production ? '0.0.0.0' : 'localhost'),
@@ -249,6 +255,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     trustProxy: readTrustProxy(optional(env, 'TRUST_PROXY')),
     metricsToken,
     outboxRetentionDays,
+    auditRetentionDays,
     creationLimits,
     listsInFlightPerPerson,
   };

@@ -10,7 +10,7 @@ import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kyse
 import { PREPARE_ANYWAY } from './database.ts';
 import type { Database } from './schema.ts';
 
-export type ListName = 'users' | 'invitations';
+export type ListName = 'users' | 'invitations' | 'journal';
 
 interface KeptTotal {
   version: number;

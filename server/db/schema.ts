@@ -159,6 +159,18 @@ export interface AuditLogTable {
   entity_id: string;
   organization_id: string | null;
   changes: ColumnType<JsonValue, string | undefined, string>;
+  /** Migration 0013: the author's and the person's names when the entry was written, and the normalized search text. */
+  actor_name: string | null;
+  subject_name: string | null;
+  search_text: Generated<string>;
+}
+
+/** Migration 0013: every organization an audit entry concerns (siren_id: its SIREN, itself for a SIREN); `at` is the entry's. */
+export interface AuditLogOrganizationsTable {
+  audit_id: number;
+  organization_id: string;
+  siren_id: string;
+  at: Timestamp;
 }
 
 export type OutboxKind = 'account.invitation' | 'invitation.approved' | 'invitation.rejected' | 'email.change.confirm' | 'email.change.notice';
@@ -229,6 +241,7 @@ export interface OidcPayloadsTable {
 
 export interface Database {
   audit_log: AuditLogTable;
+  audit_log_organizations: AuditLogOrganizationsTable;
   email_change_tokens: EmailChangeTokensTable;
   outbox: OutboxTable;
   organizations: OrganizationsTable;

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { outboxRetentionJob } from './outbox-retention.ts';
+import { auditRetentionJob } from './audit-retention.ts';
 import { expiredRowsJob, type ExpiredRowsPurge } from './expired-rows.ts';
 import type { ScheduledJob } from './runner.ts';
 
@@ -10,10 +11,16 @@ export interface JobsDeps {
   db: Kysely<Database>;
   /** OUTBOX_RETENTION_DAYS */
   outboxRetentionDays: number;
+  /** AUDIT_RETENTION_DAYS */
+  auditRetentionDays: number;
   /** What the expired rows job deletes: the shared counts', and the local provider's payloads when it runs. */
   expiredRowPurges: readonly ExpiredRowsPurge[];
 }
 
 export function scheduledJobs(deps: JobsDeps): ScheduledJob[] {
-  return [outboxRetentionJob({ db: deps.db, retentionDays: deps.outboxRetentionDays }), expiredRowsJob({ purges: deps.expiredRowPurges })];
+  return [
+    outboxRetentionJob({ db: deps.db, retentionDays: deps.outboxRetentionDays }),
+    expiredRowsJob({ purges: deps.expiredRowPurges }),
+    auditRetentionJob({ db: deps.db, retentionDays: deps.auditRetentionDays }),
+  ];
 }

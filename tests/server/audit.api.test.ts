@@ -76,6 +76,11 @@ for (const backend of backends) {
         entityId: subject,
         organizationId,
         changes: { step: { before: 0, after: 1 } },
+        sentence: "Béatrice Marchand a créé l'utilisateur Romain Garnier.",
+        actorName: 'Béatrice Marchand',
+        subject: { type: 'user', id: subject, label: 'Romain Garnier', exists: true },
+        organization: { id: organizationId, code: '787441799', name: 'Clinique des Tilleuls', type: 'SIREN' },
+        details: [{ field: 'step', label: 'step', before: '0', after: '1' }],
       });
       expect(body.items.find((e: Entry) => e.entityType === 'invitation').entityId).toBe('41');
     });
@@ -122,10 +127,17 @@ for (const backend of backends) {
       expect(body.message).toBe('Permission requise : USER_LIST.');
     });
 
-    it.each(['admin.clinique@portail.test', 'rh.clinique@portail.test'])('refuses the organization user %s (403, back office only)', async (email) => {
-      const { status, body } = await audit(email);
+    it("answers the clinic's administrator the clinic's entries only, without their changes (USER_LIST there)", async () => {
+      const { status, body } = await audit('admin.clinique@portail.test');
+      expect(status).toBe(200);
+      expect(ids(body.items)).toEqual(newestFirst([written[0]!, written[1]!, written[2]!, written[5]!]));
+      expect(body.items.every((e: Entry) => Object.keys(e.changes).length === 0)).toBe(true);
+    });
+
+    it('refuses an organization user without USER_LIST (403)', async () => {
+      const { status, body } = await audit('rh.clinique@portail.test');
       expect(status).toBe(403);
-      expect(body.message).toBe('Réservé au back-office.');
+      expect(body.message).toBe('Permission requise : USER_LIST.');
     });
 
     it('refuses an inactive account (403) and a call without a token (401)', async () => {
@@ -135,6 +147,10 @@ for (const backend of backends) {
 
     it.each([
       ['?action=user.explode', 'query.action'],
+      ['?action=user.update,user.explode', 'query.action'],
+      ['?from=2026-11-02&to=2026-11-01', 'query.to'],
+      ['?from=2026-02-30', 'query.from'],
+      ['?actorId=nobody', 'query.actorId'],
       ['?userId=42', 'query.userId'],
       ['?organizationId=x', 'query.organizationId'],
       ['?pageSize=101', 'query.pageSize'],

@@ -155,5 +155,49 @@ for (const backend of backends) {
       const row = await t.database.handle.db.selectFrom('users').select(['email', 'pending_email']).where('id', '=', clinicUser.id).executeTakeFirstOrThrow();
       expect(row).toEqual({ email: clinicUser.email, pending_email: null });
     });
+
+    it("keeps each company's journal to itself: the EHPAD's administrator reads none of the clinic's entries, the person of two companies only what their USER_LIST covers, and roles of the other company never show", async () => {
+      const bo = PERSONAS.backoffice;
+      const lyon = orgs.cliniqueSirets[0]!;
+      // The clinic's user deactivated; the person of two companies given a role without permissions at the clinic; an EHPAD user created.
+      expect((await callApi(t, { as: bo, method: 'POST', route: '/api/v2/users/{id}/deactivate', params: { id: clinicUser.id } })).status).toBe(200);
+      const given = await callApi(t, { as: bo, method: 'POST', route: '/api/v2/users/{id}/roles', params: { id: twoCompanies.id }, payload: { organizationId: lyon.id, roleIds: [roles.ADHESION!] } });
+      expect(given.status, JSON.stringify(given.body)).toBe(200);
+      const ehpadUser = await fixtures(t.database.handle.db).user({ organizationId: orgs.ehpadSirets[0]!.id, roleCode: 'COMPTABLE' });
+      expect((await callApi(t, { as: bo, method: 'POST', route: '/api/v2/users/{id}/deactivate', params: { id: ehpadUser.id } })).status).toBe(200);
+      const journal = (as: string, query: Record<string, string> = {}) => callApi(t, { as, method: 'GET', route: '/api/v2/audit', query });
+      type Seen = { entityId: string; sentence: string; changes: object; details: { field: string; before: string | null; after: string | null }[] };
+      const about = async (as: string, id: string) => ((await journal(as, { userId: id })).body.items as Seen[]);
+
+      // The EHPAD's administrator: nothing of the clinic's user, by list, history, search or filter.
+      const ehpadAll = (await journal(PERSONAS.adminEhpad)).body.items as Seen[];
+      expect(ehpadAll.map((e) => e.entityId)).not.toContain(clinicUser.id);
+      expect(await about(PERSONAS.adminEhpad, clinicUser.id)).toEqual([]);
+      expect((await journal(PERSONAS.adminEhpad, { search: clinicUser.email })).body.total).toBe(0);
+      expect((await journal(PERSONAS.adminEhpad, { organizationId: orgs.clinique.id })).status).toBe(404);
+      expect((await journal(PERSONAS.adminEhpad, { organizationId: lyon.id })).status).toBe(404);
+      // The person of two companies: the EHPAD's entries, none of the clinic's user, the clinic as a filter refused.
+      expect((await about(twoCompanies.email, ehpadUser.id)).map((e) => e.sentence)).toEqual([expect.stringMatching(/^Béatrice Marchand a désactivé /)]);
+      expect(await about(twoCompanies.email, clinicUser.id)).toEqual([]);
+      expect((await journal(twoCompanies.email, { organizationId: lyon.id })).status).toBe(404);
+      expect((await journal(twoCompanies.email, { search: clinicUser.email })).body.total).toBe(0);
+      // The role given at the clinic: the EHPAD's side reads that roles changed, never which, nor the recorded changes.
+      for (const as of [PERSONAS.adminEhpad, twoCompanies.email]) {
+        const [entry] = await about(as, twoCompanies.id);
+        expect(entry!.sentence).toMatch(/^Béatrice Marchand a modifié les rôles de /);
+        expect(entry!.details).toEqual([]);
+        expect(entry!.changes).toEqual({});
+      }
+      // The clinic's administrator reads the role given at the clinic, and only the clinic's roles of that person.
+      const [clinicSide] = await about(PERSONAS.adminClinique, twoCompanies.id);
+      expect(clinicSide!.sentence).toMatch(new RegExp(`a attribué le rôle Adhésion à .* sur ${lyon.name} \\(SIRET `));
+      expect(clinicSide!.changes).toEqual({});
+      const [roleDetail] = clinicSide!.details;
+      expect(roleDetail!.field).toBe('roles');
+      expect(`${roleDetail!.before} ${roleDetail!.after}`).not.toMatch(/EHPAD|Admin Adhérent/);
+      // The back office reads it all.
+      const [full] = await about(bo, twoCompanies.id);
+      expect(`${full!.details[0]!.before}`).toMatch(/Admin Adhérent sur EHPAD Les Glycines/);
+    });
   });
 }

@@ -184,7 +184,8 @@ const MATRIX: Record<string, Row> = {
   getOrganizationByCode: { call: async (c) => ({ method: 'GET', url: `/api/v2/organizations/code/${c.clinicSiren.code}` }), expect: readClinic },
   getOrganization: { call: async (c) => ({ method: 'GET', url: `/api/v2/organizations/${c.clinicSiren.id}` }), expect: readClinic },
   listRoles: { call: async () => ({ method: 'GET', url: '/api/v2/roles' }), expect: same(200) },
-  listAuditEntries: { call: async () => ({ method: 'GET', url: '/api/v2/audit' }), expect: backOfficeRead },
+  // The journal: USER_LIST, each caller within their scope (authorization-cross-company.test.ts and journal.api.test.ts hold what each sees).
+  listAuditEntries: { call: async () => ({ method: 'GET', url: '/api/v2/audit' }), expect: { ...same(200), 'rh.clinique': 403 } },
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];

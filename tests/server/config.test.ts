@@ -141,6 +141,14 @@ describe('readConfig in production', () => {
     }
   });
 
+  it('keeps journal entries 365 days unless AUDIT_RETENTION_DAYS says otherwise, and refuses anything but whole days from 1', () => {
+    expect(readConfig({}).auditRetentionDays).toBe(365);
+    expect(readConfig({ AUDIT_RETENTION_DAYS: '730' }).auditRetentionDays).toBe(730);
+    for (const value of ['0', '-3', '1.5', 'un an']) {
+      expect(() => readConfig({ AUDIT_RETENTION_DAYS: value })).toThrow(`AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more (got '${value}')`);
+    }
+  });
+
   it('listens on 0.0.0.0 by default', () => {
     const config = readConfig(b2c);
     expect(config.production).toBe(true);

@@ -4,6 +4,7 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../server/db/database.ts';
 import { backends } from './db/test-databases.ts';
+import { writeAudit } from '../../server/features/audit/audit.repository.ts';
 import { callApi, type ApiAnswer } from './support/api.ts';
 import { PERSONAS } from './support/users-api.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -51,6 +52,8 @@ describe('list requests in flight', () => {
   const gate = new AuditPageGate();
   beforeAll(async () => {
     t = await startTestApp(backends[0]!, { wrapDatabase: gate.wrap });
+    // One entry in the journal: an empty one answers without reading a page (nothing would be held).
+    await writeAudit(t.database.handle.db, { actor: { userId: null, email: 'ops@exemple.fr' }, action: 'user.update', entityType: 'user', entityId: 'personne', changes: {} });
   });
   afterAll(() => t?.close());
 

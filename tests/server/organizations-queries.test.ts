@@ -6,8 +6,9 @@ import { migrate } from '../../server/db/migrate.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
 import type { Database } from '../../server/db/schema.ts';
 import { findOrganizationByCode, findOrganizationById, listOrganizations, organizationsMatching, type OrganizationFilter } from '../../server/features/organizations/organizations.repository.ts';
-import { auditEntriesMatching, listAuditEntries } from '../../server/features/audit/audit-list.repository.ts';
+import { auditEntriesMatching, countJournalEntries, listJournalPage } from '../../server/features/audit/audit-list.repository.ts';
 import { listAllRoles } from '../../server/features/roles/roles.repository.ts';
+import { StatementCounter as ExecutedStatements } from './support/statement-counter.ts';
 
 /** Counts the statements a Kysely instance sends. */
 class StatementCounter implements KyselyPlugin {
@@ -84,8 +85,14 @@ for (const backend of backends) {
 
     it('lists roles with their permissions in 1 statement, and audit entries in 2 whatever the page size', async () => {
       expect(await statementsOf(db, (d) => listAllRoles(d))).toBe(1);
-      expect(await statementsOf(db, (d) => listAuditEntries(d, { action: 'user.update' }, { page: 1, pageSize: 100 }))).toBe(2);
-      expect(await statementsOf(db, (d) => listAuditEntries(d, {}, { page: 3, pageSize: 1 }))).toBe(2);
+      // Executed statements (a subquery is built apart but sent within its statement).
+      const executed = new ExecutedStatements();
+      const counted = db.withPlugin(executed);
+      const pageOf = (where: Parameters<typeof listJournalPage>[1], page: { page: number; pageSize: number }, gather = false) =>
+        executed.during(() => Promise.all([countJournalEntries(counted, where, null), listJournalPage(counted, where, page, { gather })]));
+      expect(await pageOf({ scope: null, actions: ['user.update'] }, { page: 1, pageSize: 100 })).toBe(2);
+      expect(await pageOf({ scope: [clinique.id], search: 'tilleuls' }, { page: 3, pageSize: 1 }, true)).toBe(2);
+      expect(await pageOf({ scope: null }, { page: 3, pageSize: 1 })).toBe(2);
     });
 
     it('searches names and codes through their trigram indexes', async () => {
@@ -100,12 +107,16 @@ for (const backend of backends) {
       expect(await planOf(organizationsMatching(db, { visibility: { kind: 'all' }, type: 'SIREN' }).select('id'), bitmapOnly)).toContain('organizations_type_code_idx');
     });
 
-    it('filters the audit trail by user, organization and action through indexes, and pages it newest first by index', async () => {
-      const user = await planOf(auditEntriesMatching(db, { userId: clinique.id }).select('id'), bitmapOnly);
-      expect(user).toContain('audit_log_entity_idx');
-      expect(await planOf(auditEntriesMatching(db, { organizationId: clinique.id }).select('id'), bitmapOnly)).toContain('audit_log_organization_idx');
-      expect(await planOf(auditEntriesMatching(db, { action: 'user.delete' }).select('id'), bitmapOnly)).toContain('audit_log_action_idx');
-      const newest = auditEntriesMatching(db, {}).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(10);
+    it('filters the journal by user, author, organization, SIREN, action, search and scope through indexes, and pages it newest first by index', async () => {
+      const plan = (where: Parameters<typeof auditEntriesMatching>[1]) => planOf(auditEntriesMatching(db, where).select('id'), bitmapOnly);
+      expect(await plan({ scope: null, userId: clinique.id })).toContain('audit_log_entity_at_idx');
+      expect(await plan({ scope: null, actorId: clinique.id })).toContain('audit_log_actor_at_idx');
+      expect(await plan({ scope: null, organization: { id: scope[0]!, type: 'SIRET' } })).toContain('audit_log_organizations_org_idx');
+      expect(await plan({ scope: null, organization: { id: clinique.id, type: 'SIREN' } })).toContain('audit_log_organizations_siren_idx');
+      expect(await plan({ scope: [clinique.id, ...scope] })).toContain('audit_log_organizations_org_idx');
+      expect(await plan({ scope: null, actions: ['user.delete', 'user.create'] })).toContain('audit_log_action_at_idx');
+      expect(await plan({ scope: null, search: 'tilleuls' })).toContain('audit_log_search_trgm_idx');
+      const newest = auditEntriesMatching(db, { scope: null }).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(10);
       expect(await planOf(newest, ['enable_seqscan'])).toContain('audit_log_at_idx');
     });
   });

@@ -80,7 +80,7 @@ for (const backend of backends) {
           [PERSONAS.adminClinique, 'POST', '/api/v2/invitations/{id}/reject', {}],
           [PERSONAS.rhClinique, 'GET', '/api/v2/users', undefined, 'pageSize=7'],
           [PERSONAS.rhClinique, 'GET', '/api/v2/organizations', undefined, 'pageSize=abc'],
-          [PERSONAS.adminClinique, 'GET', '/api/v2/audit', undefined, 'page=0'],
+          [PERSONAS.rhClinique, 'GET', '/api/v2/audit', undefined, 'page=0'],
         ];
         for (const [as, method, route, payload, query] of calls) {
           const answer = await callApi(t, { as, method, route, params: { id: route.includes('invitations') ? 1 : someone.id }, payload, query });

@@ -1,71 +1,160 @@
-// Reading the audit trail (OpenAPI AuditEntry, AuditEntryList); writing is server/features/audit/audit.repository.ts.
-import type { ExpressionBuilder, Kysely } from 'kysely';
+// Reading the journal (OpenAPI AuditEntry, AuditEntryList): the entries a filter and a scope keep, newest first
+// (ties by id), a page of them with its exact total, or batches after a key (the CSV export). Writing is
+// audit.repository.ts; what a page's sentences need is journal-lookups.repository.ts.
+import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { pageOffset, type PageRequest } from '../../core/pages.ts';
-import type { AuditAction, AuditEntityType, Database, JsonValue } from '../../db/schema.ts';
+import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
+import type { Database, JsonValue } from '../../db/schema.ts';
+import type { JournalFilter } from './journal.input.ts';
+import type { JournalRow } from './journal-sentences.model.ts';
 
-export interface AuditEntryDto {
+/** What the service resolved of a filter: the organization filtered on with its type, and the caller's scope. */
+export interface JournalWhere extends Omit<JournalFilter, 'organizationId'> {
+  organization?: { id: string; type: 'SIREN' | 'SIRET' } | undefined;
+  /** The organizations where the caller holds USER_LIST; null: every entry (the back office). */
+  scope: readonly string[] | null;
+}
+
+/** The newest-first key of an entry: the export reads the entries after it. */
+export interface JournalKey {
+  at: Date;
   id: number;
-  at: string;
-  actorId: string | null;
-  actorEmail: string | null;
-  action: AuditAction;
-  entityType: AuditEntityType;
-  entityId: string;
-  organizationId: string | null;
-  changes: Record<string, JsonValue>;
 }
 
-export interface AuditFilter {
-  /** Entries about this user (entity 'user' with this id), served by audit_log_entity_idx. */
-  userId?: string | undefined;
-  /** Entries about this organization, served by audit_log_organization_idx. */
-  organizationId?: string | undefined;
-  action?: AuditAction | undefined;
-}
-
-function matching(eb: ExpressionBuilder<Database, 'audit_log'>, filter: AuditFilter) {
+/**
+ * `walk`: the page is read newest first along the time index (many matches); the search is then written so that
+ * its trigram index cannot serve it (`search_text || ''`), else the planner, misjudging how many entries a term
+ * matches, would read all 1.2 million entries of 'martin' by that index and sort them.
+ */
+function matching(eb: ExpressionBuilder<Database, 'audit_log'>, where: JournalWhere, walk = false) {
   const conditions = [];
-  if (filter.userId) conditions.push(eb('entity_type', '=', 'user'), eb('entity_id', '=', filter.userId));
-  if (filter.organizationId) conditions.push(eb('organization_id', '=', filter.organizationId));
-  if (filter.action) conditions.push(eb('action', '=', filter.action));
+  if (where.scope !== null) {
+    conditions.push(sql<SqlBool>`exists (select 1 from audit_log_organizations s where s.audit_id = audit_log.id and s.organization_id = any(${[...where.scope]}::uuid[]))`);
+  }
+  if (where.organization?.type === 'SIREN') {
+    conditions.push(sql<SqlBool>`exists (select 1 from audit_log_organizations f where f.audit_id = audit_log.id and f.siren_id = ${where.organization.id})`);
+  } else if (where.organization) {
+    conditions.push(sql<SqlBool>`exists (select 1 from audit_log_organizations f where f.audit_id = audit_log.id and f.organization_id = ${where.organization.id})`);
+  }
+  if (where.userId) conditions.push(eb('entity_type', '=', 'user'), eb('entity_id', '=', where.userId));
+  if (where.actorId) conditions.push(eb('actor_id', '=', where.actorId));
+  if (where.actions && where.actions.length > 0) conditions.push(eb('action', 'in', [...where.actions]));
+  if (where.since) conditions.push(eb('at', '>=', where.since));
+  if (where.until) conditions.push(eb('at', '<', where.until));
+  if (where.search) {
+    const pattern = `%${where.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(walk ? sql<SqlBool>`(search_text || '') like ${pattern}` : sql<SqlBool>`search_text like ${pattern}`);
+  }
   return eb.and(conditions);
 }
 
-/** The entries a filter keeps, before selecting anything (tests EXPLAIN it). */
-export function auditEntriesMatching(db: Kysely<Database>, filter: AuditFilter) {
-  return db.selectFrom('audit_log').where((eb) => matching(eb, filter));
+const isUnfiltered = (where: JournalWhere) =>
+  where.scope === null && !where.organization && !where.userId && !where.actorId && !(where.actions && where.actions.length > 0) && !where.since && !where.until && !where.search;
+
+/**
+ * When only organizations filter (the caller's scope alone, or one organization alone) with at most a period, the
+ * entries' organizations answer by themselves, from their index alone (audit_log_organizations holds each entry's
+ * time): no entry is read to find the page or the total.
+ */
+function byOrganizationsOnly(db: Kysely<Database>, where: JournalWhere) {
+  if (where.userId || where.actorId || (where.actions && where.actions.length > 0) || where.search) return null;
+  if ((where.scope === null) === !where.organization) return null;
+  let query = db.selectFrom('audit_log_organizations');
+  if (where.organization?.type === 'SIREN') query = query.where('siren_id', '=', where.organization.id);
+  else if (where.organization) query = query.where('organization_id', '=', where.organization.id);
+  else query = query.where(sql<SqlBool>`organization_id = any(${[...where.scope!]}::uuid[])`);
+  if (where.since) query = query.where('at', '>=', where.since);
+  if (where.until) query = query.where('at', '<', where.until);
+  // An entry concerning two organizations kept has two rows: grouped, it counts once.
+  return query.select(['audit_id', 'at']).groupBy(['at', 'audit_id']);
 }
 
-/** One page, newest first (ties by id, so pages never overlap), and the exact number of matching entries: two statements. */
-export async function listAuditEntries(
-  db: Kysely<Database>,
-  filter: AuditFilter,
-  page: PageRequest,
-): Promise<{ items: AuditEntryDto[]; total: number }> {
-  const [counted, rows] = await Promise.all([
-    auditEntriesMatching(db, filter)
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-    auditEntriesMatching(db, filter)
-      .select(['id', 'at', 'actor_id', 'actor_email', 'action', 'entity_type', 'entity_id', 'organization_id', 'changes'])
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.pageSize)
-      .offset(pageOffset(page))
-      .execute(),
-  ]);
+/** The entries a filter keeps, before selecting anything (tests EXPLAIN it). */
+export function auditEntriesMatching(db: Kysely<Database>, where: JournalWhere, walk = false) {
+  return db.selectFrom('audit_log').where((eb) => matching(eb, where, walk));
+}
+
+const COLUMNS = ['id', 'at', 'actor_id', 'actor_email', 'actor_name', 'action', 'entity_type', 'entity_id', 'organization_id', 'subject_name', 'changes'] as const;
+
+function toRow(row: {
+  id: number;
+  at: Date;
+  actor_id: string | null;
+  actor_email: string | null;
+  actor_name: string | null;
+  action: JournalRow['action'];
+  entity_type: JournalRow['entityType'];
+  entity_id: string;
+  organization_id: string | null;
+  subject_name: string | null;
+  changes: JsonValue;
+}): JournalRow {
   return {
-    total: Number(counted.total),
-    items: rows.map((row) => ({
-      id: Number(row.id),
-      at: row.at.toISOString(),
-      actorId: row.actor_id,
-      actorEmail: row.actor_email,
-      action: row.action,
-      entityType: row.entity_type,
-      entityId: row.entity_id,
-      organizationId: row.organization_id,
-      changes: row.changes !== null && typeof row.changes === 'object' && !Array.isArray(row.changes) ? row.changes : {},
-    })),
+    id: Number(row.id),
+    at: row.at,
+    actorId: row.actor_id,
+    actorEmail: row.actor_email,
+    actorName: row.actor_name,
+    action: row.action,
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    organizationId: row.organization_id,
+    subjectName: row.subject_name,
+    changes: row.changes !== null && typeof row.changes === 'object' && !Array.isArray(row.changes) ? row.changes : {},
+    organizationIds: row.organization_id ? [row.organization_id] : [],
   };
+}
+
+/** The exact number of entries kept: the counters when nothing filters, else counted (kept while the journal does not change). */
+export async function countJournalEntries(db: Kysely<Database>, where: JournalWhere, totals: ListTotals | null): Promise<number> {
+  if (isUnfiltered(where)) {
+    const { rows } = await sql<{ total: string | number }>`select coalesce(sum(n), 0)::bigint as total from audit_counts`.execute(db);
+    return Number(rows[0]?.total ?? 0);
+  }
+  const concerned = byOrganizationsOnly(db, where);
+  const count = concerned
+    ? db.selectFrom(concerned.as('c')).select((eb) => eb.fn.countAll<number>().as('total'))
+    : auditEntriesMatching(db, where).select((eb) => eb.fn.countAll<number>().as('total'));
+  return exactTotal(db, 'journal', count, totals);
+}
+
+/**
+ * Below this many matching entries a page is gathered then sorted (every match read by the filters' own indexes):
+ * read newest first instead, a selective filter (an e-mail searched, a small organization) would walk the whole
+ * journal's time index to find its few entries. At or above it, matches are dense enough for the newest-first walk.
+ */
+export const GATHER_BELOW = 5_000;
+/** The same for a scope alone: its matches are read from the organizations' index alone (a few ms for 10,000). */
+export const GATHER_SCOPE_BELOW = 50_000;
+
+/**
+ * One page, newest first (ties by id, so pages never overlap): the page's ids first, read from an index alone where
+ * the filters allow (a deep page skips index entries, not rows), then their entries. `gather`: the total is small
+ * (GATHER_BELOW), so the matches are read whole by their filters (the OFFSET 0 keeps the planner from walking
+ * the time index in search of them) and sorted.
+ */
+export async function listJournalPage(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean; total?: number } = {}): Promise<JournalRow[]> {
+  const concerned = byOrganizationsOnly(db, where);
+  // One organization: its index reads newest first; a scope of several: gathered (up to GATHER_SCOPE_BELOW) or walked.
+  const fromOrganizations = concerned && (where.organization || options.gather || (options.total !== undefined && options.total <= GATHER_SCOPE_BELOW));
+  const ids = fromOrganizations
+    ? concerned.clearSelect().select('audit_id').orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(page.pageSize).offset(pageOffset(page))
+    : options.gather
+      ? db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(page.pageSize).offset(pageOffset(page))
+      : auditEntriesMatching(db, where, true).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(page.pageSize).offset(pageOffset(page));
+  const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', ids).orderBy('at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(toRow);
+}
+
+/**
+ * The next `size` entries after `after` (none: from the newest), newest first: the export's keyset batches.
+ * `gather`: few matches (see listJournalPage), read whole by their filters' indexes, then the batch taken from them.
+ */
+export async function journalBatchAfter(db: Kysely<Database>, where: JournalWhere, after: JournalKey | null, size: number, options: { gather?: boolean } = {}): Promise<JournalRow[]> {
+  const older = (query: ReturnType<typeof auditEntriesMatching>) => (after ? query.where(sql<SqlBool>`(at, id) < (${after.at}, ${after.id})`) : query);
+  const ids = options.gather
+    ? db.selectFrom(older(auditEntriesMatching(db, where)).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(size)
+    : older(auditEntriesMatching(db, where, true)).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(size);
+  const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', ids).orderBy('at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(toRow);
 }

@@ -6,7 +6,16 @@ export interface AuditEntry {
   action: AuditAction;
   entityType: AuditEntityType;
   entityId: string | number;
+  /** The organization the entry is filed under (the first of organizationIds when not given). */
   organizationId?: string | null;
+  /**
+   * Every organization the entry concerns (migration 0013, audit_log_organizations): for a user, each one the
+   * user belonged to before or after the change; for a request, its organization. Organization callers read
+   * an entry when they hold USER_LIST on one of them.
+   */
+  organizationIds?: readonly string[];
+  /** The person or request concerned as people read them: the person's name, and the e-mails one may search by. */
+  subject?: { name?: string | null; emails?: readonly (string | null | undefined)[] };
   /** { field: { before, after } } of the changed fields, or a description of what changed. */
   changes: Record<string, JsonValue>;
 }
@@ -20,4 +29,30 @@ export function changedFields<T extends Record<string, JsonValue | undefined>>(b
     if (JSON.stringify(old) !== JSON.stringify(value)) changes[field] = { before: old, after: value };
   }
   return changes;
+}
+
+/**
+ * Text as the journal's search compares it: lower-case, without accents (é → e, ç → c), œ → oe, æ → ae, spaces
+ * collapsed. The stored search text of an entry and the searched term both go through it (PGlite has no unaccent).
+ */
+export function searchable(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/œ/g, 'oe')
+    .replace(/æ/g, 'ae')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The search text of an entry: the author's name and e-mail, the person's name and e-mails (or the invitee's). */
+export function entrySearchText(actorName: string | null, entry: Pick<AuditEntry, 'actor' | 'subject'>): string {
+  const parts = [actorName, entry.actor.email, entry.subject?.name, ...(entry.subject?.emails ?? [])];
+  return searchable([...new Set(parts.filter((p): p is string => typeof p === 'string' && p.length > 0))].join(' '));
+}
+
+/** The organizations of an entry, the filed-under one first, each once. */
+export function entryOrganizations(entry: Pick<AuditEntry, 'organizationId' | 'organizationIds'>): string[] {
+  return [...new Set([entry.organizationId, ...(entry.organizationIds ?? [])].filter((id): id is string => typeof id === 'string'))];
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AuditAction, Database } from '../../db/schema.ts';
-import type { AuditEntry } from './audit.model.ts';
+import { entryOrganizations, entrySearchText, type AuditEntry } from './audit.model.ts';
 
 export type { AuditEntry } from './audit.model.ts';
 
@@ -9,23 +9,46 @@ export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, 
   await writeAudits(trx, [entry]);
 }
 
-/** Writes these audit entries in one statement, in this order, in the transaction of the change they record. */
+/**
+ * Writes these audit entries, in this order, in the transaction of the change they record: at most three
+ * statements (the authors' names, the entries, every organization each concerns with its SIREN).
+ */
 export async function writeAudits(trx: Transaction<Database> | Kysely<Database>, entries: readonly AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await trx
+  const actorIds = [...new Set(entries.map((e) => e.actor.userId).filter((id): id is string => id !== null))];
+  const names = new Map<string, string>();
+  if (actorIds.length > 0) {
+    const rows = await trx.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', actorIds).execute();
+    for (const row of rows) names.set(row.id, `${row.first_name} ${row.last_name}`);
+  }
+  const inserted = await trx
     .insertInto('audit_log')
     .values(
-      entries.map((entry) => ({
-        actor_id: entry.actor.userId,
-        actor_email: entry.actor.email,
-        action: entry.action,
-        entity_type: entry.entityType,
-        entity_id: String(entry.entityId),
-        organization_id: entry.organizationId ?? null,
-        changes: JSON.stringify(entry.changes),
-      })),
+      entries.map((entry) => {
+        const actorName = entry.actor.userId ? (names.get(entry.actor.userId) ?? null) : null;
+        return {
+          actor_id: entry.actor.userId,
+          actor_email: entry.actor.email,
+          action: entry.action,
+          entity_type: entry.entityType,
+          entity_id: String(entry.entityId),
+          organization_id: entryOrganizations(entry)[0] ?? null,
+          changes: JSON.stringify(entry.changes),
+          actor_name: actorName,
+          // The person's name, or for a request its invitee's e-mail ('demande n° 36 de …').
+          subject_name: entry.subject?.name ?? entry.subject?.emails?.find((e) => typeof e === 'string') ?? null,
+          search_text: entrySearchText(actorName, entry),
+        };
+      }),
     )
+    .returning(['id', 'at'])
     .execute();
+  const concerned = entries.flatMap((entry, index) => entryOrganizations(entry).map((organizationId) => ({ auditId: inserted[index]!.id, at: inserted[index]!.at, organizationId })));
+  if (concerned.length === 0) return;
+  await sql`insert into audit_log_organizations (audit_id, organization_id, siren_id, at)
+    select x.audit_id, o.id, case when o.type = 'SIRET' then coalesce(o.parent_id, o.id) else o.id end, x.at
+    from unnest(${concerned.map((c) => c.auditId)}::bigint[], ${concerned.map((c) => c.organizationId)}::uuid[], ${concerned.map((c) => c.at.toISOString())}::timestamptz[]) as x(audit_id, organization_id, at)
+    join organizations o on o.id = x.organization_id`.execute(trx);
 }
 
 /**
@@ -46,4 +69,13 @@ export async function countActorActionsInLastHour(trx: Transaction<Database>, ac
     from audit_log
     where actor_id = ${actorId} and action = ${action} and at > now() - interval '1 hour'`.execute(trx);
   return { count: Number(rows[0]?.count ?? 0), secondsUntilOldestLeaves: Number(rows[0]?.seconds ?? 0) };
+}
+
+/** Deletes at most `limit` of the oldest entries written before `before` (their organizations go with them), served by audit_log_at_idx. */
+export async function deleteAuditEntriesBefore(db: Kysely<Database>, before: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('audit_log')
+    .where('id', 'in', (eb) => eb.selectFrom('audit_log').select('id').where('at', '<', before).orderBy('at').orderBy('id').limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

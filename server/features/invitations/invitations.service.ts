@@ -13,6 +13,7 @@ import { writeAudit, writeAudits } from '../audit/audit.repository.ts';
 import { requireWithinCreationLimit } from '../audit/creation-limit.service.ts';
 import type { ServiceDeps } from '../services.ts';
 import { grantRole, grantRoleCounting, insertUser, lockUserByEmail, setAuthId } from '../users/users-write.repository.ts';
+import { loadAssignments } from '../users/users-read.repository.ts';
 import { isUniqueViolation, WRITE_MESSAGES } from '../users/users.errors.ts';
 import { INPUT_MESSAGES, MAX_ROLES_PER_USER } from '../users/users.input.ts';
 import {
@@ -163,6 +164,7 @@ export function invitationsService(deps: ServiceDeps) {
             entityType: 'invitation',
             entityId: row.id,
             organizationId: row.organization_id,
+            subject: { emails: [row.invitee_email] },
             changes: { inviteeEmail: row.invitee_email, invitationType: row.invitation_type, organizationCode: row.organization_code, roleCode: row.role_code },
           });
           return row;
@@ -228,6 +230,9 @@ export function invitationsService(deps: ServiceDeps) {
             }
             const userCreated = !existing;
             const by = decider(actor);
+            // The entry about the person concerns every organization they belong to now, the new one first.
+            const held = userCreated ? [] : (await loadAssignments(trx, [user.id])).map((a) => a.organizationId);
+            const person = { organizationIds: [organization.id, ...held], subject: { name: `${user.first_name} ${user.last_name}`, emails: [email] } };
             await writeAudits(trx, [
               userCreated
                 ? {
@@ -236,15 +241,17 @@ export function invitationsService(deps: ServiceDeps) {
                     entityType: 'user',
                     entityId: user.id,
                     organizationId: organization.id,
+                    ...person,
                     changes: { email, firstName: user.first_name, lastName: user.last_name, userType: 'ORGANIZATION', roles: [grant], invitationId: row.id },
                   }
-                : { actor: by, action: 'user.roles', entityType: 'user', entityId: user.id, organizationId: organization.id, changes: { added: [grant], invitationId: row.id } },
+                : { actor: by, action: 'user.roles', entityType: 'user', entityId: user.id, organizationId: organization.id, ...person, changes: { added: [grant], invitationId: row.id } },
               {
                 actor: by,
                 action: 'invitation.approve',
                 entityType: 'invitation',
                 entityId: row.id,
                 organizationId: row.organization_id,
+                subject: { emails: [row.invitee_email] },
                 changes: { status: { before: 'PENDING', after: 'APPROVED' }, userId: user.id, userCreated },
               },
             ]);
@@ -290,6 +297,7 @@ export function invitationsService(deps: ServiceDeps) {
             entityType: 'invitation',
             entityId: row.id,
             organizationId: row.organization_id,
+            subject: { emails: [row.invitee_email] },
             changes: { status: { before: 'PENDING', after: 'REJECTED' }, rejectionReason: reason },
           });
           await outbox.enqueue(uow, invitationRejectedMail({ ...mailInput(row), rejectionReason: reason }));

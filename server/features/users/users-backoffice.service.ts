@@ -42,7 +42,7 @@ export function usersBackOfficeService(deps: UsersDeps) {
             const inserted = await insertUser(trx, fields, 'BACKOFFICE');
             await grantPermissions(trx, inserted.id, permissions);
             const changes = changedFields({}, { ...personalFields(inserted), isActive: true, userType: 'BACKOFFICE', permissions });
-            await writeAudit(trx, { ...userAuditEntry({ userId: null, email: input.requestedBy }, inserted.id, []), action: 'user.create', changes });
+            await writeAudit(trx, { ...userAuditEntry({ userId: null, email: input.requestedBy }, inserted, []), action: 'user.create', changes });
             return openAccountAndInvite(deps, uow, inserted);
           },
           log,

@@ -51,7 +51,7 @@ export function usersCreateService(deps: UsersDeps) {
           await applyAssignments(trx, inserted.id, diffAssignments([], planned));
           const assignments = await loadAssignments(trx, [inserted.id]);
           const changes = changedFields({}, { ...personalFields(inserted), isActive: true, assignments: describeAssignments(assignments) });
-          await writeAudit(trx, { ...userAuditEntry(actor, inserted.id, assignments), action: 'user.create', changes });
+          await writeAudit(trx, { ...userAuditEntry(actor, inserted, [], assignments), action: 'user.create', changes });
           const { user } = await openAccountAndInvite(deps, uow, inserted);
           return { user, assignments };
         },

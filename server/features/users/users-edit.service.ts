@@ -82,10 +82,10 @@ export function usersEditService(deps: UsersDeps) {
           const updated = await updateUserRow(trx, id, columns, change.expectedVersion);
           if (!updated) throw staleVersion();
           if (rolesChanged) await applyAssignments(trx, id, diff);
-          const entry = userAuditEntry(actor, id, assignments);
+          const after = rolesChanged ? await loadAssignments(trx, [id]) : assignments;
+          const entry = userAuditEntry(actor, { ...updated, email: user.email }, assignments, after);
           if (Object.keys(fieldChanges).length) await writeAudit(trx, { ...entry, action: 'user.update', changes: fieldChanges });
           if (newEmail) await requestEmailChange(deps, uow, { actor, before: user, newEmail, assignments });
-          const after = rolesChanged ? await loadAssignments(trx, [id]) : assignments;
           if (rolesChanged) {
             await writeAudit(trx, { ...entry, action: 'user.roles', changes: { assignments: { before: describeAssignments(assignments), after: describeAssignments(after) } } });
           }
@@ -154,7 +154,7 @@ export function usersEditService(deps: UsersDeps) {
             requireCanChangeAccount(actor, assignments);
             await deleteUserRows(trx, user.id);
             await writeAudit(trx, {
-              ...userAuditEntry(actor, user.id, assignments),
+              ...userAuditEntry(actor, user, assignments),
               action: 'user.delete',
               changes: {
                 ...Object.fromEntries(Object.entries(personalFields(user)).map(([field, before]) => [field, { before, after: null }])),

@@ -50,7 +50,8 @@ export async function requestEmailChange(
   await deps.outbox.enqueue(uow, emailChangeConfirmMail({ email: newEmail, currentEmail: before.email, requestedBy: actor.email, ...names, confirmUrl }));
   await deps.outbox.enqueue(uow, emailChangeNoticeMail({ email: before.email, newEmail, requestedBy: actor.email, ...names }));
   await writeAudit(trx, {
-    ...userAuditEntry({ userId: actor.userId, email: actor.email }, before.id, input.assignments),
+    ...userAuditEntry({ userId: actor.userId, email: actor.email }, before, input.assignments),
+    subject: { name: `${before.first_name} ${before.last_name}`, emails: [before.email, newEmail] },
     action: 'user.email.request',
     changes: { pendingEmail: { before: before.pending_email, after: newEmail } },
   });
@@ -87,7 +88,8 @@ export function usersEmailService(deps: ServiceDeps) {
             const assignments = await loadAssignments(trx, [user.id]);
             await writeAudit(trx, {
               // The person themselves, signed in, through the link sent to the new address.
-              ...userAuditEntry({ userId: user.id, email: link.email }, user.id, assignments),
+              ...userAuditEntry({ userId: user.id, email: link.email }, user, assignments),
+              subject: { name: `${user.first_name} ${user.last_name}`, emails: [link.email, user.email] },
               action: 'user.email.confirm',
               changes: { email: { before: user.email, after: updated.email }, pendingEmail: { before: user.pending_email, after: null } },
             });

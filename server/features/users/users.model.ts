@@ -120,7 +120,24 @@ export function describeAssignments(assignments: readonly AssignmentRecord[]): s
   return assignments.map((a) => `${a.organizationCode} ${a.roleCode}${a.inheritsToChildren ? ' +' : ''}`).sort();
 }
 
-/** What every audit entry about this user holds: the actor, the user, and the organization of their first assignment. */
-export function userAuditEntry(actor: { userId: string | null; email: string | null }, userId: string, assignments: readonly AssignmentRecord[]) {
-  return { actor, entityType: 'user' as const, entityId: userId, organizationId: assignments[0]?.organizationId ?? null };
+/**
+ * What every audit entry about this user holds: the actor, the user (their name and e-mails, which the journal
+ * shows and searches), and every organization of their assignments before and after the change (the first
+ * one's is the entry's organization).
+ */
+export function userAuditEntry(
+  actor: { userId: string | null; email: string | null },
+  user: Pick<UserRow, 'id' | 'first_name' | 'last_name' | 'email'>,
+  before: readonly Pick<AssignmentRecord, 'organizationId'>[],
+  after: readonly Pick<AssignmentRecord, 'organizationId'>[] = before,
+) {
+  const organizationIds = [...new Set([...before, ...after].map((a) => a.organizationId))];
+  return {
+    actor,
+    entityType: 'user' as const,
+    entityId: user.id,
+    organizationId: organizationIds[0] ?? null,
+    organizationIds,
+    subject: { name: `${user.first_name} ${user.last_name}`, emails: [user.email] },
+  };
 }

@@ -21,6 +21,12 @@ describe.each(backends)('database handle on $name', (backend) => {
     await expect(testDb.handle.ping()).resolves.toBeUndefined();
   });
 
+  // PGlite has no JIT compiler (its setting says on, and compiles nothing).
+  it.runIf(backend.name === 'postgres')('compiles no statement just in time on PostgreSQL (a costly plan that never ran was compiled all the same)', async () => {
+    const { rows } = await sql<{ jit: string }>`show jit`.execute(testDb.handle.db);
+    expect(rows[0]!.jit).toBe('off');
+  });
+
   it('runs a script of several statements with exec', async () => {
     await testDb.handle.exec(`
       create table exec_check (id bigint generated always as identity primary key, label text not null);

@@ -9,7 +9,9 @@ import type { DatabaseHandle } from '../../../server/db/database.ts';
 import { backends, createTestDatabase, type TestDatabase } from './test-databases.ts';
 
 const TABLES = [
+  'audit_counts',
   'audit_log',
+  'audit_log_organizations',
   'email_change_tokens',
   'identity_accounts',
   'invitation_counts',
@@ -87,6 +89,7 @@ describe.each(backends)('migrations on $name', (backend) => {
       select indexname from pg_indexes where schemaname = current_schema() and indexdef like '%gin_trgm_ops%'
       order by indexname`.execute(testDb.handle.db);
     expect(rows.map((row) => row.indexname)).toEqual([
+      'audit_log_search_trgm_idx',
       'invitations_invitee_email_trgm_idx',
       'invitations_organization_code_trgm_idx',
       'organizations_code_trgm_idx',
