@@ -626,10 +626,17 @@ export interface paths {
         };
         /**
          * Audit trail of changes
-         * @description Back-office users holding USER_LIST only (the entries carry users' personal details, which USER_LIST
-         *     guards); anyone else gets 403. Newest entries first. `userId` keeps the entries about that user
-         *     (entityType user, entityId the user's id); `organizationId` keeps the entries about that organization;
-         *     `action` keeps one kind of change. `total` and `totalCount` are exact.
+         * @description The journal of every change ('Journal des modifications'). Needs USER_LIST. The back office sees every
+         *     entry; anyone else sees the entries about the users and requests of the organizations where they hold
+         *     USER_LIST (per organization, the SIRETs of a SIREN held with inheritsToChildren included): an entry
+         *     about a user concerns every organization the user belonged to before or after the change; an entry
+         *     about a request concerns its organization. For such callers `changes` is empty and `details` lists
+         *     only the roles within their scope. Newest entries first (ties by id). Filters, all combined:
+         *     `from` and `to` (days, inclusive, Europe/Paris); `actorId` (the author); `userId` (the person
+         *     concerned); `action` (one or several kinds, comma-separated); `organizationId` (a SIREN keeps its
+         *     SIRETs' entries too; an organization out of the caller's reach answers 404); `search` (a
+         *     case- and accent-insensitive substring of the author's or the person's name or e-mail, or of the
+         *     request's invitee e-mail). `total` and `totalCount` are exact.
          */
         get: operations["listAuditEntries"];
         put?: never;
@@ -690,7 +697,7 @@ export interface components {
          */
         InvitationType: "NEW_ADMIN" | "ROLE_ASSIGNMENT";
         /** @enum {string} */
-        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "invitation.create" | "invitation.approve" | "invitation.reject";
+        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "invitation.create" | "invitation.approve" | "invitation.reject" | "users.export" | "journal.export";
         ErrorBody: {
             /**
              * @description Machine code
@@ -962,6 +969,20 @@ export interface components {
             pageSize: number;
         };
         AuditEntry: {
+            /**
+             * @description The entry as one French sentence, with names and labels, never a raw id or JSON. For example
+             *     'Béatrice Marchand a désactivé Zoé Bonnet.', 'Claire Vasseur a attribué le rôle Comptable à Noël
+             *     Faure sur Clinique des Tilleuls (SIRET 787 441 799 00012).', 'Béatrice Marchand a rejeté la demande
+             *     n° 36 de thomas.guerin@exemple.fr : « Dossier incomplet ».'
+             */
+            sentence: string;
+            /** @description The author's name as it is now, or as recorded; null for a change made by the portal itself */
+            actorName: string | null;
+            subject: components["schemas"]["JournalSubject"];
+            /** @description The organization the entry is filed under, when it still exists and the caller may see it */
+            organization: components["schemas"]["JournalOrganization"] | null;
+            /** @description Each changed field, with its French label and its values as people read them (roles by their display label, organizations by name and code) */
+            details: components["schemas"]["JournalDetail"][];
             id: number;
             /** Format: date-time */
             at: string;
@@ -972,9 +993,12 @@ export interface components {
             actorId: string | null;
             actorEmail: string | null;
             action: components["schemas"]["AuditAction"];
-            /** @enum {string} */
-            entityType: "user" | "invitation";
-            /** @description The user's uuid or the invitation's number, as text */
+            /**
+             * @description What the entry is about; 'export' for an export of a list (entityId 'users' or 'journal')
+             * @enum {string}
+             */
+            entityType: "user" | "invitation" | "export";
+            /** @description The user's uuid or the invitation's number, as text; for an export, which list */
             entityId: string;
             /** Format: uuid */
             organizationId: string | null;
@@ -982,6 +1006,33 @@ export interface components {
             changes: {
                 [key: string]: unknown;
             };
+        };
+        /** @description The person or request the entry is about */
+        JournalSubject: {
+            /** @enum {string} */
+            type: "user" | "invitation" | "export";
+            /** @description The user's uuid or the request's number, as text; for an export, which list ('users' or 'journal') */
+            id: string;
+            /** @description The person's name (else e-mail), or 'demande n° 36 de {email}' */
+            label: string;
+            /** @description Whether the user or request still exists and the caller may open it (a link then) */
+            exists: boolean;
+        };
+        JournalOrganization: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            type: "SIREN" | "SIRET";
+        };
+        JournalDetail: {
+            /** @description The field's key (for example jobTitle, isActive, roles) */
+            field: string;
+            /** @description The field's French label (for example 'Fonction') */
+            label: string;
+            before: string | null;
+            after: string | null;
         };
         AuditEntryList: {
             items: components["schemas"]["AuditEntry"][];
@@ -2048,7 +2099,15 @@ export interface operations {
             query?: {
                 userId?: string;
                 organizationId?: string;
-                action?: components["schemas"]["AuditAction"];
+                /** @description One or several kinds of change, comma-separated (for example user.deactivate,user.reactivate) */
+                action?: string;
+                /** @description The author of the changes */
+                actorId?: string;
+                /** @description First day kept (Europe/Paris), inclusive */
+                from?: string;
+                /** @description Last day kept (Europe/Paris), inclusive; not before `from` (400) */
+                to?: string;
+                search?: components["parameters"]["Search"];
                 /** @description The page, from 1 to 1000000; a page beyond the last one answers no items. */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
