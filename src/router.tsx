@@ -18,13 +18,14 @@ import { assignExistingRoute } from './routes/assign-existing';
 import { workflowsRoute } from './routes/workflows';
 import { testV2ApiRoute } from './routes/test-v2-api';
 import { emailConfirmationRoute } from './routes/email-confirmation';
+import { journalRoute } from './routes/journal';
 
 export const routeTree = rootRoute.addChildren([
   landingRoute,
   signInRoute,
   redirectLoginRoute,
   signOutRoute,
-  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute, workflowsRoute, testV2ApiRoute, emailConfirmationRoute]),
+  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute, workflowsRoute, testV2ApiRoute, emailConfirmationRoute, journalRoute]),
 ]);
 
 export function createAppRouter(context: RouterContext) {

@@ -1,7 +1,10 @@
 import { hasPermission, isBackOffice, type SessionUser } from '../../rules/permissions';
 
-/** The sidebar entries of spec §2 'Shell and sidebar', shown or hidden by permission. */
-export type NavEntryId = 'home' | 'admin' | 'users' | 'profile' | 'signOut';
+/**
+ * The sidebar entries of spec §2 'Shell and sidebar', shown or hidden by permission, and one the spec does not
+ * list: 'Journal des modifications' (issue 21), after 'Gestion des utilisateurs', for whoever may list users.
+ */
+export type NavEntryId = 'home' | 'admin' | 'users' | 'journal' | 'profile' | 'signOut';
 
 export interface NavEntry {
   id: NavEntryId;
@@ -12,7 +15,7 @@ export interface NavEntry {
 export function navigationFor(user: SessionUser): NavEntry[] {
   const entries: NavEntry[] = [{ id: 'home', href: '/dashboard' }];
   if (isBackOffice(user)) entries.push({ id: 'admin', href: '/admin' });
-  if (hasPermission(user, 'USER_LIST')) entries.push({ id: 'users', href: '/utilisateurs' });
+  if (hasPermission(user, 'USER_LIST')) entries.push({ id: 'users', href: '/utilisateurs' }, { id: 'journal', href: '/journal' });
   entries.push({ id: 'profile', href: null }, { id: 'signOut', href: '/authentication/sign-out' });
   return entries;
 }

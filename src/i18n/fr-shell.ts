@@ -12,6 +12,7 @@ export const frShell = {
       home: 'Accueil',
       admin: 'Habilitation des administrateurs',
       users: 'Gestion des utilisateurs',
+      journal: 'Journal des modifications',
       profile: 'Mon profil',
       signOut: 'Déconnexion',
       label: 'Navigation principale',

@@ -8,6 +8,7 @@ import { organizationByCodeQueryOptions, userQueryOptions } from '../api/user-de
 import { groupBySiren } from '../domain/user-profile';
 import { Spinner } from '../ui/spinner';
 import { UserNotFound, UserProfile } from '../ui/users/user-profile';
+import { UserHistory } from '../features/journal/user-history';
 import { fr } from '../i18n/fr';
 
 const t = fr.userProfile;
@@ -52,6 +53,8 @@ function ProfileScreen() {
           )
         }
       />
+      {/* The person's entries of the journal (issue 21), as far as the caller's scope reaches. */}
+      <UserHistory api={api} userId={detail.user.id} />
     </div>
   );
 }

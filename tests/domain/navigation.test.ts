@@ -63,13 +63,14 @@ describe('navigationFor', () => {
       { id: 'home', href: '/dashboard' },
       { id: 'admin', href: '/admin' },
       { id: 'users', href: '/utilisateurs' },
+      { id: 'journal', href: '/journal' },
       { id: 'profile', href: null },
       { id: 'signOut', href: '/authentication/sign-out' },
     ]);
   });
 
   it('gives a back-office user with USER_LIST only the same entries', () => {
-    expect(navigationFor(backOfficeReader).map((e) => e.id)).toEqual(['home', 'admin', 'users', 'profile', 'signOut']);
+    expect(navigationFor(backOfficeReader).map((e) => e.id)).toEqual(['home', 'admin', 'users', 'journal', 'profile', 'signOut']);
   });
 
   it('keeps the administrators entry but drops the users entry for a back-office user without USER_LIST', () => {
@@ -80,6 +81,7 @@ describe('navigationFor', () => {
     expect(navigationFor(memberAdmin)).toEqual([
       { id: 'home', href: '/dashboard' },
       { id: 'users', href: '/utilisateurs' },
+      { id: 'journal', href: '/journal' },
       { id: 'profile', href: null },
       { id: 'signOut', href: '/authentication/sign-out' },
     ]);
@@ -94,7 +96,7 @@ describe('navigationFor', () => {
   });
 
   it('gives the users entry to an organization user holding USER_LIST in their own permission list', () => {
-    expect(navigationFor(memberWithOwnPermission).map((e) => e.id)).toEqual(['home', 'users', 'profile', 'signOut']);
+    expect(navigationFor(memberWithOwnPermission).map((e) => e.id)).toEqual(['home', 'users', 'journal', 'profile', 'signOut']);
   });
 
   it("does not count a back-office user's organization roles toward USER_LIST", () => {

@@ -6,7 +6,7 @@ import { createActor, createMachine } from 'xstate';
 import type { UserDetail } from '../../src/api/user-details';
 import { Route as ProfileRoute } from '../../src/routes/user-profile.lazy';
 import { SessionProvider, type SessionActor } from '../../src/session';
-import { fakeApi, type FakeApi } from './support/fake-api';
+import { fakeApi, type AnswerOf, type FakeApi } from './support/fake-api';
 
 afterEach(cleanup);
 
@@ -40,8 +40,11 @@ const detail: UserDetail = {
   allowedActions: ['edit', 'deactivate'],
 };
 
-/** The profile screen in a router of its own, under a layout with the shell's route id. */
-function renderProfile(server: FakeApi) {
+const noHistory: AnswerOf<'get', '/api/v2/audit'> = { status: 200, body: { items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } };
+
+/** The profile screen in a router of its own, under a layout with the shell's route id; the person's history answers `history`. */
+function renderProfile(server: FakeApi, history: AnswerOf<'get', '/api/v2/audit'> = noHistory) {
+  server.on('get', '/api/v2/audit', () => history);
   const { fetch } = server;
   const api = server.client();
   const root = createRootRoute({ component: Outlet });
@@ -49,8 +52,9 @@ function renderProfile(server: FakeApi) {
   const list = createRoute({ getParentRoute: () => shell, path: '/utilisateurs', component: () => null });
   const profile = createRoute({ getParentRoute: () => shell, path: '/utilisateurs/$id', component: ProfileRoute.options.component });
   const edit = createRoute({ getParentRoute: () => shell, path: '/utilisateurs/edit/$userId', component: () => null });
+  const journal = createRoute({ getParentRoute: () => shell, path: '/journal', component: () => null });
   const router = createRouter({
-    routeTree: root.addChildren([shell.addChildren([list, profile, edit])]),
+    routeTree: root.addChildren([shell.addChildren([list, profile, edit, journal])]),
     history: createMemoryHistory({ initialEntries: [`/utilisateurs/${USER_ID}`] }),
     context: { api },
   });
@@ -116,5 +120,36 @@ describe('the user profile (spec §2 /utilisateurs/{id})', () => {
     renderProfile(fakeApi().on('get', '/api/v2/users/{id}', () => ({ status: 200, body: { ...detail, allowedActions: [] } })));
     expect(await screen.findByText('Claire Vasseur')).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Modifier' })).toBeNull();
+  });
+
+  it("shows the person's 'Historique': their entries of the journal, each as a sentence with its changes, newest first (issue 21)", async () => {
+    const at = '2026-11-20T09:15:00Z';
+    const entry = {
+      id: 41,
+      at,
+      actorId: '00000000-0000-4000-8000-0000000000aa',
+      actorEmail: 'claire.vasseur@clinique.fr',
+      actorName: 'Claire Vasseur',
+      action: 'user.update' as const,
+      entityType: 'user' as const,
+      entityId: USER_ID,
+      organizationId: O1,
+      changes: {},
+      sentence: 'Claire Vasseur a modifié Claire Vasseur : Fonction « Comptable » → « Directrice des ressources humaines ».',
+      subject: { type: 'user' as const, id: USER_ID, label: 'Claire Vasseur', exists: true },
+      organization: { id: O1, code: '787441799', name: 'Clinique des Tilleuls', type: 'SIREN' as const },
+      details: [{ field: 'jobTitle', label: 'Fonction', before: 'Comptable', after: 'Directrice des ressources humaines' }],
+    };
+    const server = fakeApi().on('get', '/api/v2/users/{id}', () => ({ status: 200, body: detail }));
+    renderProfile(server, { status: 200, body: { items: [entry], total: 1, totalCount: 1, page: 1, pageSize: 10, totalPages: 1 } });
+    const history = await screen.findByRole('region', { name: 'Historique' });
+    expect(await within(history).findByText(entry.sentence)).toBeTruthy();
+    expect(within(history).getByText('Fonction')).toBeTruthy();
+    expect(within(history).getByText('« Comptable »')).toBeTruthy();
+    expect(within(history).getByText('« Directrice des ressources humaines »')).toBeTruthy();
+    expect(within(history).getByText('20/11/2026 10:15').getAttribute('datetime')).toBe(at);
+    expect(within(history).getByRole('link', { name: 'Tout voir dans le journal' }).getAttribute('href')).toBe(`/journal?userId=${USER_ID}`);
+    const asked = server.calls.find((c) => c.route === '/api/v2/audit')!;
+    expect(Object.fromEntries(asked.query)).toEqual({ userId: USER_ID, page: '1', pageSize: '10' });
   });
 });
