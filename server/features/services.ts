@@ -8,6 +8,7 @@ import type { IdentityDirectory } from '../identity/directory.ts';
 import type { Outbox } from '../mail/outbox.ts';
 import type { CreationLimits } from './audit/creation-limit.service.ts';
 import { auditService } from './audit/audit.service.ts';
+import { journalExportService } from './audit/journal-export.service.ts';
 import { invitationsService } from './invitations/invitations.service.ts';
 import { organizationsService } from './organizations/organizations.service.ts';
 import { rolesService } from './roles/roles.service.ts';
@@ -37,7 +38,7 @@ export function buildServices(deps: ServiceDeps) {
     invitations: invitationsService(deps),
     organizations: organizationsService(deps),
     roles: rolesService(deps),
-    audit: auditService(deps),
+    audit: { ...auditService(deps), ...journalExportService(deps) },
   };
 }
 

@@ -26,3 +26,10 @@ async function csvStream(call: Promise<{ data?: ReadableStream<Uint8Array> | nul
 export function openUsersExport(api: ApiClient, query: UsersExportQuery, signal: AbortSignal): Promise<CsvFileStream> {
   return csvStream(api.GET('/api/v2/users/export', { params: { query }, parseAs: 'stream', signal }), 'utilisateurs.csv');
 }
+
+export type AuditExportQuery = NonNullable<operations['exportAuditEntries']['parameters']['query']>;
+
+/** GET /api/v2/audit/export: the journal as a CSV file, streamed; `signal` aborts the download. */
+export function openAuditExport(api: ApiClient, query: AuditExportQuery, signal: AbortSignal): Promise<CsvFileStream> {
+  return csvStream(api.GET('/api/v2/audit/export', { params: { query }, parseAs: 'stream', signal }), 'journal.csv');
+}

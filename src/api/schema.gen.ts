@@ -646,6 +646,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The journal as a CSV file
+         * @description Same rights, scope and filters as listAuditEntries, every matching entry, newest first, no pages.
+         *     Columns: Date; Auteur; Action; Concerné; Organisation; Détail (the entry's sentence);
+         *     Modifications (each detail as 'label : before → after', separated by ' | ').
+         *     CSV for a French spreadsheet: UTF-8 with a byte-order mark, ';' between fields, CRLF line ends, a header
+         *     row of French column names, dates as DD/MM/YYYY HH:MM (Europe/Paris); a cell that starts with '=',
+         *     '+', '-', '@', a tab or a carriage return is prefixed with an apostrophe so that no spreadsheet runs it
+         *     as a formula. Streamed row by row from the database (flat memory whatever the number of rows); at most
+         *     one export of a person runs at a time (429 otherwise). The export is itself a journal entry
+         *     ('journal.export': who exported, which filters, how many rows), written once the last row has left.
+         */
+        get: operations["exportAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/audit": {
         parameters: {
             query?: never;
@@ -2163,6 +2191,42 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportAuditEntries: {
+        parameters: {
+            query?: {
+                userId?: string;
+                organizationId?: string;
+                action?: string;
+                actorId?: string;
+                from?: string;
+                to?: string;
+                search?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed */
+            200: {
+                headers: {
+                    /** @description attachment; filename="{name}-{YYYY-MM-DD}.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

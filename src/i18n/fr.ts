@@ -1,8 +1,10 @@
 import { frShell } from './fr-shell';
+import { frLists } from './fr-lists';
 
 /** The French texts of the spec, in one place; parameterised texts are functions. The first screen's own are in fr-shell.ts. */
 export const fr = {
   ...frShell,
+  ...frLists,
   invitations: {
     documentTitle: 'Admin OPCO',
     heading: 'Habilitation des administrateurs',
@@ -69,72 +71,6 @@ export const fr = {
       approveFailed: "Erreur lors de l'approbation.",
       rejectFailed: 'Erreur lors du rejet.',
     },
-  },
-  usersList: {
-    title: 'Gestion des utilisateurs',
-    titleFor: (name: string) => `Gestion des utilisateurs - ${name}`,
-    tableCaption: 'Liste des utilisateurs',
-    add: 'Ajouter un utilisateur',
-    requestAdmin: 'Demander un administrateur',
-    siren: 'SIREN',
-    sirenSearch: 'Rechercher un SIREN',
-    siret: 'SIRET',
-    siretSearch: 'Rechercher un SIRET',
-    all: 'Tous',
-    role: 'Filtrer par rôle :',
-    search: 'Rechercher par nom ou email...',
-    searchLabel: 'Rechercher un utilisateur',
-    columns: { name: 'Nom', email: 'Email', lastLogin: 'Dernière connexion', roles: 'Rôles', actions: 'Actions' },
-    never: 'N/A',
-    range: (from: number, to: number, total: number) => `Affichage ${from}-${to} sur ${total} utilisateurs`,
-    none: 'Aucun utilisateur',
-    empty: 'Aucun utilisateur trouvé',
-    loading: 'Chargement des utilisateurs...',
-    pageSize: 'Utilisateurs par page',
-    inactive: 'Utilisateur désactivé',
-    moreRoles: (n: number) => `+${n}`,
-    otherRoles: (n: number) => `${n} autre(s) rôle(s)`,
-    edit: 'Modifier',
-    editUser: (name: string) => `Modifier ${name}`,
-    cannotEdit: 'Vous ne pouvez pas modifier cet utilisateur',
-    // An action the server's allowedActions leaves out for want of the right (the read-only back office).
-    noRightEdit: "Vous n'avez pas le droit de modifier cet utilisateur.",
-    noRightDeactivate: "Vous n'avez pas le droit de désactiver cet utilisateur.",
-    noRightActivate: "Vous n'avez pas le droit d'activer cet utilisateur.",
-    actions: (name: string) => `Actions pour ${name}`,
-    viewProfile: 'Voir le profil',
-    activate: 'Activer',
-    deactivate: 'Désactiver',
-    cannotDeactivate: 'Impossible de désactiver',
-    deletePermanently: 'Supprimer définitivement',
-    confirmDeactivate: (name: string) => `Êtes-vous sûr de vouloir désactiver ${name} ?`,
-    confirmReactivate: (name: string) => `Êtes-vous sûr de vouloir réactiver ${name} ?`,
-    confirmDelete: (name: string) =>
-      `Êtes-vous sûr de vouloir supprimer définitivement ${name} ? Cette action est irréversible : toutes les données de l'utilisateur seront supprimées.`,
-    deactivated: (name: string) => `"${name}" a été désactivé avec succès.`,
-    activated: (name: string) => `"${name}" a été activé avec succès.`,
-    deleted: (name: string) => `L'utilisateur "${name}" a été supprimé définitivement.`,
-    deactivateFailed: 'La suppression a échoué.',
-    reactivateFailed: "L'activation a échoué.",
-    serverError: 'Erreur serveur.',
-    deleteFailed: (message: string) => `Impossible de supprimer l'utilisateur: ${message}`,
-  },
-  combobox: {
-    showOptions: (label: string) => `Afficher les options : ${label}`,
-    searching: 'Recherche en cours...',
-    noResult: 'Aucun résultat',
-    results: (n: number) => `${n} option(s) disponible(s)`,
-  },
-  pagination: {
-    label: 'Pagination',
-    previous: 'Page précédente',
-    next: 'Page suivante',
-    page: (n: number) => `Page ${n}`,
-  },
-  sort: {
-    ascending: 'tri croissant',
-    descending: 'tri décroissant',
-    sortBy: (column: string) => `Trier par ${column}`,
   },
   userProfile: {
     documentTitle: 'Profil utilisateur',
@@ -212,7 +148,7 @@ export const fr = {
       loading: 'Chargement des SIRET...',
       missing: 'Aucun SIRET sélectionné pour ce SIREN.',
       /** A SIRET closed in the Sirene register (issue 17): shown, not offered for new roles. */
-      closed: 'Fermé',
+      closed: frLists.organizationClosed,
       closedHint: 'Établissement fermé : il ne peut pas recevoir de nouveau rôle.',
     },
     roles: {

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { createLazyRoute } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Guarded } from '../features/session/guarded';
@@ -16,6 +17,9 @@ import { JournalPage } from '../ui/journal/journal-page';
 import { frJournal } from '../i18n/fr-journal';
 import type { JournalSearch } from './journal';
 
+// The export's button loads after the journal (as the users list's).
+const JournalCsvExport = lazy(() => import('../features/csv-export/journal-csv-export'));
+
 /** The free search waits 500 ms, as the users list's. */
 const SEARCH_DEBOUNCE_MS = 500;
 const t = frJournal;
@@ -29,18 +33,17 @@ function JournalScreen() {
   const update = (changes: Partial<JournalSearch>) => void navigate({ search: (prev) => ({ ...prev, ...changes, page: changes.page ?? 1 }) });
   const orgs = useUsersOrganizationFilters({ api, siren: search.siren, siret: search.siret, onChange: (changes) => update(changes) });
   const periodValid = isPeriodValid(search.from, search.to);
+  const filters = {
+    from: search.from,
+    to: search.to,
+    action: actionsOf(search.action),
+    actorId: search.actorId,
+    userId: search.userId,
+    organizationId: search.siret ?? search.siren,
+    search: search.search.trim() || undefined,
+  };
   const query = useQuery({
-    ...journalQueryOptions(api, {
-      from: search.from,
-      to: search.to,
-      action: actionsOf(search.action),
-      actorId: search.actorId,
-      userId: search.userId,
-      organizationId: search.siret ?? search.siren,
-      search: search.search.trim() || undefined,
-      page: search.page,
-      pageSize: search.pageSize,
-    }),
+    ...journalQueryOptions(api, { ...filters, page: search.page, pageSize: search.pageSize }),
     // An impossible period is said on the page; the server is not asked.
     enabled: periodValid,
   });
@@ -60,6 +63,13 @@ function JournalScreen() {
 
   return (
     <JournalPage
+      actions={
+        periodValid && (
+          <Suspense fallback={null}>
+            <JournalCsvExport api={api} filters={filters} />
+          </Suspense>
+        )
+      }
       filters={
         <JournalFilters
           period={{ from: search.from ?? '', to: search.to ?? '', invalid: !periodValid, onChange: (changes) => update({ from: changes.from ?? search.from, to: changes.to ?? search.to, ...normalizedDays(changes) }) }}

@@ -18,7 +18,7 @@ import { UsersList } from '../ui/users/users-list';
 import { UsersFilters } from '../ui/users/users-filters';
 import { UsersTable, type UserRow } from '../ui/users/users-table';
 import { useToast } from '../ui/toaster';
-import { fr } from '../i18n/fr';
+import { frLists as fr } from '../i18n/fr-lists';
 import { usersListQuery } from '../lib/list-queries';
 import type { UsersSearch } from './users';
 

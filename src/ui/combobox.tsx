@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FocusEvent, type MouseEvent } from 'react';
 import { useCombobox, type UseComboboxState, type UseComboboxStateChangeOptions } from 'downshift';
-import { fr } from '../i18n/fr';
+import { frLists as fr } from '../i18n/fr-lists';
 
 export interface ComboboxOption {
   value: string;

@@ -1,5 +1,5 @@
 import type { PageItem } from '../domain/pagination';
-import { fr } from '../i18n/fr';
+import { frLists as fr } from '../i18n/fr-lists';
 
 export interface PaginationProps {
   page: number;

@@ -1,4 +1,4 @@
-import { fr } from '../i18n/fr';
+import { frLists as fr } from '../i18n/fr-lists';
 
 export type SortOrder = 'asc' | 'desc';
 

@@ -1,6 +1,11 @@
+import fs from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe';
 import { bearer, createUser, openDashboardAs, sidebar } from './fixtures';
+
+/** A name part no other test uses, in letters only (names take letters, spaces, hyphens and apostrophes). */
+const letters = () => Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
 
 /** Full-page screenshots of the current screen at 1280 and 375 px, into this test's output folder. */
 async function shoot(page: Page, name: string, outputPath: (name: string) => string) {
@@ -13,13 +18,13 @@ async function shoot(page: Page, name: string, outputPath: (name: string) => str
 
 test("the back office reads what happened as sentences, filters the journal, and finds a person's history on their profile (issue 21)", async ({ page }, testInfo) => {
   await openDashboardAs(page, 'backoffice@portail.test');
-  const lastName = `Journal${Date.now().toString(36)}`;
+  const lastName = `Journal${letters()}`;
   const user = await createUser(page, 'Clinique des Tilleuls', { lastName });
   const deactivated = await page.request.post(`/api/v2/users/${user.id}/deactivate`, { headers: { Authorization: `Bearer ${await bearer(page)}` } });
   expect(deactivated.status()).toBe(200);
 
   await sidebar(page).getByRole('link', { name: 'Journal des modifications' }).click();
-  await expect(page).toHaveURL(/\/journal$/);
+  await expect(page).toHaveURL(/\/journal(\?|$)/);
   await expect(page.getByRole('heading', { name: 'Journal des modifications', level: 1 })).toBeVisible();
   const sentence = `Béatrice Marchand a désactivé ${user.name}.`;
   await expect(page.getByText(sentence)).toBeVisible();
@@ -34,23 +39,33 @@ test("the back office reads what happened as sentences, filters the journal, and
   await expect(page).toHaveURL(new RegExp(`search=${lastName}`));
   await expect(page.getByText(sentence)).toBeVisible();
   await expect(page.getByText('Affichage 1-1 sur 1 modifications')).toBeVisible();
-  await expect(page.getByText(`Béatrice Marchand a créé ${user.name}`, { exact: false })).toHaveCount(0);
+  await expect(page.getByText(`Béatrice Marchand a créé l'utilisateur ${user.name}.`)).toHaveCount(0);
+
+  // The filtered journal as a CSV file: one line, the entry's sentence.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Exporter (CSV)' }).click();
+  const file = await download;
+  await expect(page.getByRole('status').filter({ hasText: 'Export terminé : 1 ligne.' })).toBeVisible();
+  expect(file.suggestedFilename()).toMatch(/^journal-\d{4}-\d{2}-\d{2}\.csv$/);
+  const records = parse(fs.readFileSync(await file.path(), 'utf8'), { bom: true, delimiter: ';', record_delimiter: '\r\n' }) as string[][];
+  expect(records[0]).toEqual(['Date', 'Auteur', 'Action', 'Concerné', 'Organisation', 'Détail', 'Modifications']);
+  expect(records.slice(1).map((r) => [r[2], r[5]])).toEqual([['Désactivation', sentence]]);
 
   // The person's history, from the entry's link to their profile.
   await page.getByRole('link', { name: `Voir le profil de ${user.name}` }).click();
   await expect(page.getByRole('heading', { name: 'Profil utilisateur', level: 1 })).toBeVisible();
   const history = page.getByRole('region', { name: 'Historique' });
   await expect(history.getByText(sentence)).toBeVisible();
-  await expect(history.getByText(new RegExp(`^Béatrice Marchand a créé ${user.name}`))).toBeVisible();
+  await expect(history.getByText(new RegExp(`^Béatrice Marchand a créé l'utilisateur ${user.name}`))).toBeVisible();
   await expectNoAxeViolations(page, 'a profile with its history');
   await shoot(page, 'profile-history', (name) => testInfo.outputPath(name));
 });
 
 test("an employer administrator reads only their own scope's entries (issue 21)", async ({ page, browser, baseURL }) => {
   await openDashboardAs(page, 'backoffice@portail.test');
-  const lastName = `Perimetre${Date.now().toString(36)}`;
+  const lastName = `Perimetre${letters()}`;
   const user = await createUser(page, 'Clinique des Tilleuls', { lastName });
-  const sentence = new RegExp(`^Béatrice Marchand a créé ${user.name}`);
+  const sentence = new RegExp(`^Béatrice Marchand a créé l'utilisateur ${user.name}`);
 
   const clinic = await browser.newContext({ baseURL, ignoreHTTPSErrors: true, locale: 'fr-FR', timezoneId: 'Europe/Paris' });
   const admin = await clinic.newPage();

@@ -186,6 +186,7 @@ const MATRIX: Record<string, Row> = {
   listRoles: { call: async () => ({ method: 'GET', url: '/api/v2/roles' }), expect: same(200) },
   // The journal: USER_LIST, each caller within their scope (authorization-cross-company.test.ts and journal.api.test.ts hold what each sees).
   listAuditEntries: { call: async () => ({ method: 'GET', url: '/api/v2/audit' }), expect: { ...same(200), 'rh.clinique': 403 } },
+  exportAuditEntries: { call: async () => ({ method: 'GET', url: '/api/v2/audit/export' }), expect: { ...same(200), 'rh.clinique': 403 } },
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];

@@ -14,7 +14,7 @@ const EXPECTED_OPERATION_IDS = [
   'fullUpdateUser', 'createUserComplete', 'updateUserComplete', 'assignUserRoles', 'replaceUserRoles',
   'deactivateUser', 'reactivateUser', 'deleteUser', 'listInvitations', 'getInvitation',
   'createInvitation', 'approveInvitation', 'rejectInvitation', 'listOrganizations',
-  'getOrganizationByCode', 'getOrganization', 'listRoles', 'listAuditEntries',
+  'getOrganizationByCode', 'getOrganization', 'listRoles', 'listAuditEntries', 'exportAuditEntries',
 ];
 
 type Json = Record<string, unknown>;

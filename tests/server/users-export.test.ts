@@ -2,13 +2,13 @@
 // list's rights, reach and filters, streamed in keyset batches; one export per person at a time; a journal entry.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parse } from 'csv-parse/sync';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryId, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import type { DatabaseHandle } from '../../server/db/database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_IN_PROGRESS } from '../../server/plugins/list-concurrency.ts';
 import { usersInBatches } from '../../server/features/users/users-export.repository.ts';
 import { backends } from './db/test-databases.ts';
+import { readCsv as readCsvFile } from './support/csv.ts';
 import { fixtures } from './support/fixtures.ts';
 import { callApi, demoOrganizations, PERSONAS, userIdOf, type DemoOrganizations } from './support/users-api.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -16,15 +16,7 @@ import { startTestApp, type TestApp } from './support/test-app.ts';
 const HEADERS = ['Nom', 'Prénom', 'Email', 'Statut', 'Rôles', 'Dernière connexion', 'Fonction', 'Téléphone'];
 type Query = Record<string, string | number | boolean | undefined>;
 
-/** The file as a spreadsheet reads it: the records, header first, after checking its bytes' form. */
-function readCsv(text: string): string[][] {
-  expect(text.startsWith('\uFEFF')).toBe(true);
-  expect(text.endsWith('\r\n')).toBe(true);
-  // No bare LF outside a quoted cell: every record ends with CRLF.
-  const records = parse(text, { bom: true, delimiter: ';', record_delimiter: '\r\n' }) as string[][];
-  expect(records[0]).toEqual(HEADERS);
-  return records;
-}
+const readCsv = (text: string) => readCsvFile(text, HEADERS);
 
 /** Holds the next batch of an export (a select of users with their sort_key) until opened. */
 class BatchGate implements KyselyPlugin {

@@ -115,10 +115,10 @@ describe('the journal (/journal, issue 21)', () => {
     const server = fakeApi().on('get', '/api/v2/audit', () => page([deactivation]));
     const { journalCalls } = renderJournal(server);
     await screen.findByText(deactivation.sentence);
-    fireEvent.click(screen.getByRole('button', { name: 'Voir les modifications faites par Béatrice Marchand' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Ses modifications : Béatrice Marchand' }));
     await waitFor(() => expect(journalCalls().at(-1)).toMatchObject({ actorId: BEATRICE, page: '1' }));
     expect(await screen.findByText('Auteur : Béatrice Marchand')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: "Voir l'historique de Zoé Bonnet" }));
+    fireEvent.click(screen.getByRole('button', { name: 'Son historique : Zoé Bonnet' }));
     await waitFor(() => expect(journalCalls().at(-1)).toMatchObject({ actorId: BEATRICE, userId: ZOE }));
   });
 

@@ -53,6 +53,7 @@ export const OPERATION_REQUIREMENTS: Readonly<Record<string, (actor: Actor, call
   getOrganization: open,
   listRoles: open,
   listAuditEntries: requireCanReadAudit,
+  exportAuditEntries: requireCanReadAudit,
 };
 
 /** 403 unless the actor may call this operation at all; an operation without a decision is refused (closed by default). */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ApiClient } from '../../api/client';
 import { DROPDOWN_PAGE_SIZE, organizationQueryOptions, organizationsQueryOptions, type Organization } from '../../api/organizations';
-import { fr } from '../../i18n/fr';
+import { frLists as fr } from '../../i18n/fr-lists';
 import type { UsersFiltersProps } from '../../ui/users/users-filters';
 
 interface Options {
@@ -15,7 +15,7 @@ interface Options {
 
 const toOption = (o: Pick<Organization, 'id' | 'code' | 'name'> & { closed?: boolean }) => ({
   value: o.id,
-  label: o.closed ? `${o.name} (${o.code}) – ${fr.userEdit.siret.closed}` : `${o.name} (${o.code})`,
+  label: o.closed ? `${o.name} (${o.code}) – ${fr.organizationClosed}` : `${o.name} (${o.code})`,
 });
 
 /**

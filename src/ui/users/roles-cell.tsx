@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import * as Tooltip from '@radix-ui/react-tooltip';
-import { fr } from '../../i18n/fr';
+import { frLists as fr } from '../../i18n/fr-lists';
 import { RoleBadge } from '../role-badge';
 import type { RoleTone } from '../../../rules/roles';
 

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { fr } from '../../i18n/fr';
+import { frLists as fr } from '../../i18n/fr-lists';
 import { ReasonHintButton } from '../reason-hint-button';
 
 export interface RowPermissions {

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { fr } from '../../i18n/fr';
+import { frLists as fr } from '../../i18n/fr-lists';
 import { Combobox, type ComboboxOption } from '../combobox';
 import { DebouncedSearchInput } from '../debounced-search-input';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { PageItem, PageSize } from '../../domain/pagination';
-import { fr } from '../../i18n/fr';
+import { frLists as fr } from '../../i18n/fr-lists';
 import { PageSizeSelect } from '../page-size-select';
 import { Pagination } from '../pagination';
 import { Spinner } from '../spinner';

@@ -1,5 +1,5 @@
 import * as Tooltip from '@radix-ui/react-tooltip';
-import { fr } from '../../i18n/fr';
+import { frLists as fr } from '../../i18n/fr-lists';
 import { DataTable } from '../data-table';
 import type { SortOrder } from '../sortable-header';
 import { RolesCell, type RoleChip } from './roles-cell';
