@@ -115,7 +115,10 @@ for (const backend of backends) {
       const next = uniqueEmail('deux.fois');
       await rename(PERSONAS.backoffice, created.user.id, next);
       const token = await emailChangeToken(t, next);
-      const statuses = (await Promise.all([confirmAs(created.user.email, token), confirmAs(created.user.email, token)])).map((a) => a.status).sort();
+      // One sign-in for both (a second look-up of the person by their old address would find none once the first has confirmed).
+      const bearer = await t.tokenFor(created.user.email);
+      const post = () => t.app.inject({ method: 'POST', url: '/api/v2/users/me/email-confirmation', headers: { authorization: `Bearer ${bearer}` }, payload: { token } });
+      const statuses = (await Promise.all([post(), post()])).map((a) => a.statusCode).sort();
       expect(statuses).toEqual([200, 404]);
       expect(await userRow(created.user.id)).toMatchObject({ email: next, pending_email: null });
 

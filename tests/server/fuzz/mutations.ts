@@ -67,6 +67,7 @@ export function invalidTexts(node: Schema, where: string, options: { huge: boole
   const enumValues = schema.enum as string[] | undefined;
   if (enumValues) for (const text of ['', 'x', enumValues[0]!.toLowerCase(), enumValues[0]!.toUpperCase(), `${enumValues[0]} `, 'é']) if (!enumValues.includes(text)) out.push({ kind: 'not in enum', text });
   if (schema.format === 'uuid') for (const text of BAD_UUIDS) if (!UUID.test(text)) out.push({ kind: 'malformed uuid', text });
+  if (schema.format === 'date') for (const text of ['2026-13-01', '2026-02-30', '27/11/2026', '2026-1-1', 'demain']) out.push({ kind: 'malformed date', text });
   if (typeof schema.pattern === 'string') {
     const pattern = new RegExp(schema.pattern, 'u');
     for (const text of BAD_CODES) if (!pattern.test(text)) out.push({ kind: 'breaks the pattern', text });

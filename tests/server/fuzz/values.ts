@@ -1,5 +1,5 @@
 // Valid values of a JSON schema of the document as fast-check arbitraries: types, enums, formats
-// (uuid, date-time, email), patterns, bounds, required and optional properties, oneOf branches.
+// (uuid, date-time, date, email), patterns, bounds, required and optional properties, oneOf branches.
 // Hints mix in values that reach the handlers (real ids and codes, names the server accepts).
 import fc from 'fast-check';
 import { component, refName, type Schema } from './contract.ts';
@@ -17,7 +17,7 @@ export type Hints = Record<string, Hint>;
 
 const HANDLED = new Set(['$ref', 'type', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'items', 'properties', 'required', 'additionalProperties', 'oneOf']);
 const ANNOTATIONS = new Set(['description', 'examples', 'default', 'title', 'deprecated']);
-const FORMATS = new Set(['uuid', 'date-time', 'email']);
+const FORMATS = new Set(['uuid', 'date-time', 'date', 'email']);
 
 /** A schema with its $refs followed (siblings of a $ref, such as a description, kept), and where it lives for hints. */
 export function resolve(node: Schema, where: string): { schema: Schema; where: string } {
@@ -99,6 +99,7 @@ function fitted(text: string, min: number, max: number | undefined): string {
 function stringValue(schema: Schema, min: number, max: number | undefined): fc.Arbitrary<string> {
   if (schema.format === 'uuid') return uuidValue();
   if (schema.format === 'date-time') return fc.date({ noInvalidDate: true, min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z') }).map((d) => d.toISOString());
+  if (schema.format === 'date') return fc.date({ noInvalidDate: true, min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z') }).map((d) => d.toISOString().slice(0, 10));
   if (schema.format === 'email') return fc.emailAddress();
   if (typeof schema.pattern === 'string') {
     return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter((s) => codePoints(s) >= min && (max === undefined || codePoints(s) <= max) && !s.includes('\u0000'));
