@@ -117,12 +117,17 @@ test('a decision on a request decided meanwhile elsewhere fails with the §8 mes
 });
 
 test('the read-only back office sees Approuver and Rejeter disabled with the reason, in the list and on the detail, and no Créer une nouvelle demande', async ({ page }) => {
+  // A pending request of this test's own (others decide theirs meanwhile, in other workers).
+  await openDashboardAs(page, 'backoffice@portail.test');
+  const invitation = await createPendingInvitation(page, 'Clinique des Tilleuls');
   await openDashboardAs(page, 'lecteur@portail.test');
   await openAdmin(page);
   // Nor is a new request offered: /admin-actions needs USER_CREATE.
   await expect(page.getByRole('button', { name: 'Créer une nouvelle demande' })).toHaveCount(0);
   await page.getByRole('group', { name: 'Filtrer par statut' }).getByRole('button', { name: 'En attente' }).click();
   await expect(page).toHaveURL(/status=PENDING/);
+  await searchFor(page, invitation.email);
+  await expect(page.getByRole('row')).toHaveCount(2);
   const approve = page.getByRole('button', { name: /^Approuver la demande/ }).first();
   await expect(approve).toHaveAttribute('aria-disabled', 'true');
   await approve.focus();

@@ -92,8 +92,8 @@ test('back office edits a user of its own making across the four tabs, then read
   await page.goto(`/utilisateurs/${user.id}`);
   await expect(page.getByRole('heading', { name: 'Profil utilisateur', level: 1 })).toBeVisible();
   await expect(page).toHaveTitle(/Profil utilisateur/);
-  await expect(page.getByText(user.email)).toBeVisible();
-  await expect(page.getByText('Responsable paie')).toBeVisible();
+  await expect(page.getByText(user.email, { exact: true })).toBeVisible();
+  await expect(page.getByText('Responsable paie', { exact: true })).toBeVisible();
   const ehpadCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: ehpad.siren.name }) });
   await expect(ehpadCard.getByText(`SIREN ${ehpad.siren.code}`)).toBeVisible();
   for (const siret of ehpad.sirets) {
