@@ -7,6 +7,7 @@ import './index.css';
 import { loadAppConfig } from './app-config';
 import { createApiClient } from './api/client';
 import { createQueryClient } from './api/query-client';
+import { setBrowserCacheOwner } from './api/browser-cache-owner';
 import { createMsalInstance } from './auth/msal';
 import { readTokenCookie } from './auth/token-cookie';
 import { sessionMachine } from './machines/session/session.machine';
@@ -41,6 +42,8 @@ async function start(rootElement: HTMLElement) {
     { input: { cachedProfile: readCachedProfile() } },
   );
   tokenSource = () => session.getSnapshot().context.token ?? readTokenCookie();
+  // The organization lists kept in browser storage are the signed-in person's (src/api/browser-cache.ts).
+  session.subscribe((snapshot) => setBrowserCacheOwner(snapshot.context.profile?.id ?? null));
   window.addEventListener('storage', () => session.send({ type: 'session.storageChanged' }));
   session.start();
 
