@@ -200,7 +200,7 @@ test('back office, one user: profile, the four edit tabs and a failed save, the 
     checkScreen(page, '/utilisateurs/{id} loading', titled('Profil utilisateur')),
   );
   await expect(page.getByRole('heading', { name: 'Profil utilisateur', level: 1 })).toBeVisible();
-  await expect(page.getByText(user.email)).toBeVisible();
+  await expect(page.getByText(user.email, { exact: true })).toBeVisible();
   await checkScreen(page, '/utilisateurs/{id}', titled('Profil utilisateur'));
   await page.goto('/utilisateurs/00000000-0000-4000-8000-000000000000');
   await expect(page.getByText('Utilisateur introuvable')).toBeVisible();
