@@ -92,19 +92,33 @@ async function readableEntries(db: Kysely<Database>, actor: Actor, scope: Organi
     inScope: (id) => scope === null || scope.organizationIds.has(id),
     backOffice: scope === null,
   };
-  return rows.map((row) => ({
-    id: row.id,
-    at: row.at.toISOString(),
-    actorId: row.actorId,
-    actorEmail: row.actorEmail,
-    action: row.action,
-    entityType: row.entityType,
-    entityId: row.entityId,
-    organizationId: scope === null || row.organizationId === null || scope.organizationIds.has(row.organizationId) ? row.organizationId : null,
-    changes: scope === null ? row.changes : {},
-    ...readableEntry(row, lookups),
-  }));
+  // An organization caller reads the author of an entry when the author is the back office's, or a person they may
+  // open: another company's administrator, acting on an employee of both companies, is not named to them (security
+  // review: tests/server/authorization-journal.test.ts).
+  const authorShown = (row: JournalRow) => {
+    if (scope === null || row.actorId === null) return true;
+    const author = users.find((u) => u.id === row.actorId);
+    return author !== undefined && (author.userType === 'BACKOFFICE' || canOpenUser(actor, scope, author));
+  };
+  return rows.map((found) => {
+    const row = authorShown(found) ? found : { ...found, actorId: null, actorEmail: null, actorName: ANOTHER_COMPANY_AUTHOR };
+    return {
+      id: row.id,
+      at: row.at.toISOString(),
+      actorId: row.actorId,
+      actorEmail: row.actorEmail,
+      action: row.action,
+      entityType: row.entityType,
+      entityId: row.entityId,
+      organizationId: scope === null || row.organizationId === null || scope.organizationIds.has(row.organizationId) ? row.organizationId : null,
+      changes: scope === null ? row.changes : {},
+      ...readableEntry(row, lookups),
+    };
+  });
 }
+
+/** The author of an entry an organization caller may not know. */
+export const ANOTHER_COMPANY_AUTHOR = "Une personne d'une autre entreprise";
 
 /**
  * Every entry the caller may read that the filters keep, newest first, as people read them, in keyset batches of
