@@ -2,10 +2,9 @@ import type { PageItem } from '../../domain/pagination';
 import type { PageSize } from '../../domain/pagination';
 import { fr } from '../../i18n/fr';
 import { DebouncedSearchInput } from '../debounced-search-input';
-import { PageSizeSelect } from '../page-size-select';
-import { Pagination } from '../pagination';
 import { SegmentedFilter } from '../segmented-filter';
 import { Spinner } from '../spinner';
+import { EmptyList, ListFooter } from '../list-footer';
 import type { SortOrder } from '../sortable-header';
 import { InvitationsTable, type InvitationRow, type InvitationSort } from './invitations-table';
 
@@ -61,9 +60,7 @@ export function InvitationsList(props: InvitationsListProps) {
       {props.loading ? (
         <Spinner label={t.loading} />
       ) : props.rows.length === 0 ? (
-        <p role="status" className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
-          {t.empty}
-        </p>
+        <EmptyList>{t.empty}</EmptyList>
       ) : (
         <InvitationsTable
           rows={props.rows}
@@ -77,13 +74,16 @@ export function InvitationsList(props: InvitationsListProps) {
           onView={props.onView}
         />
       )}
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <p role="status" className="text-sm text-slate-700">
-          {props.summary}
-        </p>
-        <PageSizeSelect value={search.pageSize} label={t.pageSize} onChange={props.onPageSize} />
-        <Pagination page={props.pagination.page} totalPages={props.pagination.totalPages} items={props.pagination.items} onPage={props.onPage} />
-      </div>
+      <ListFooter
+        summary={props.summary}
+        pageSize={search.pageSize}
+        pageSizeLabel={t.pageSize}
+        onPageSize={props.onPageSize}
+        page={props.pagination.page}
+        totalPages={props.pagination.totalPages}
+        items={props.pagination.items}
+        onPage={props.onPage}
+      />
     </div>
   );
 }

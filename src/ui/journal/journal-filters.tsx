@@ -1,18 +1,17 @@
 import { useId } from 'react';
 import { JOURNAL_ACTION_GROUP_KEYS, type JournalActionGroup } from '../../domain/journal';
 import { frJournal } from '../../i18n/fr-journal';
-import { Combobox, type ComboboxOption } from '../combobox';
+import { OrganizationFilters, type OrganizationFiltersProps } from '../organization-filters';
 import { DebouncedSearchInput } from '../debounced-search-input';
 
 const t = frJournal.filters;
-const SIREN_SEARCH_MS = 300;
 
 export interface JournalFiltersProps {
   period: { from: string; to: string; invalid: boolean; onChange: (changes: { from?: string; to?: string }) => void };
   action: { value: JournalActionGroup | ''; onChange: (value: JournalActionGroup | '') => void };
   /** Null: no SIREN filter offered. */
-  sirens: { options: ComboboxOption[]; selected: ComboboxOption | null; loading: boolean; search: string; onSearch: (text: string) => void; onChange: (value: string) => void } | null;
-  sirets: { options: ComboboxOption[]; selected: ComboboxOption | null; loading: boolean; onChange: (value: string) => void } | null;
+  sirens: OrganizationFiltersProps['sirens'];
+  sirets: OrganizationFiltersProps['sirets'];
   search: { value: string; delayMs: number; onSearch: (text: string) => void };
   /** The author or person chosen from an entry, each removable. */
   chips: { key: string; label: string; onRemove: () => void }[];
@@ -65,19 +64,7 @@ export function JournalFilters({ period, action, sirens, sirets, search, chips }
             ))}
           </select>
         </div>
-        {sirens && (
-          <Combobox
-            label={t.siren}
-            placeholder={t.sirenSearch}
-            options={sirens.options}
-            selected={sirens.selected}
-            allLabel={t.all}
-            onSelect={sirens.onChange}
-            search={{ value: sirens.search, delayMs: SIREN_SEARCH_MS, onSearch: sirens.onSearch }}
-            loading={sirens.loading}
-          />
-        )}
-        {sirets && <Combobox label={t.siret} options={sirets.options} selected={sirets.selected} allLabel={t.all} onSelect={sirets.onChange} loading={sirets.loading} />}
+        <OrganizationFilters sirens={sirens} sirets={sirets} />
         <DebouncedSearchInput value={search.value} label={t.searchLabel} placeholder={t.search} delayMs={search.delayMs} onSearch={search.onSearch} />
       </div>
       {period.invalid && (

@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import type { PageItem, PageSize } from '../../domain/pagination';
 import { frJournal } from '../../i18n/fr-journal';
-import { PageSizeSelect } from '../page-size-select';
-import { Pagination } from '../pagination';
 import { Spinner } from '../spinner';
+import { EmptyList, ListFooter } from '../list-footer';
 
 export interface JournalPageProps {
   filters: ReactNode;
@@ -41,19 +40,20 @@ export function JournalPage(props: JournalPageProps) {
           {props.error}
         </p>
       ) : props.empty ? (
-        <p role="status" className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
-          {t.empty}
-        </p>
+        <EmptyList>{t.empty}</EmptyList>
       ) : (
         props.entries
       )}
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <p role="status" className="text-sm text-slate-700">
-          {props.summary}
-        </p>
-        <PageSizeSelect value={props.pageSize} label={t.pageSize} onChange={props.onPageSize} />
-        <Pagination page={props.pagination.page} totalPages={props.pagination.totalPages} items={props.pagination.items} onPage={props.pagination.onPage} />
-      </div>
+      <ListFooter
+        summary={props.summary}
+        pageSize={props.pageSize}
+        pageSizeLabel={t.pageSize}
+        onPageSize={props.onPageSize}
+        page={props.pagination.page}
+        totalPages={props.pagination.totalPages}
+        items={props.pagination.items}
+        onPage={props.pagination.onPage}
+      />
     </div>
   );
 }

@@ -1,22 +1,19 @@
 import { useId } from 'react';
 import { frLists as fr } from '../../i18n/fr-lists';
-import { Combobox, type ComboboxOption } from '../combobox';
+import type { ComboboxOption } from '../combobox';
+import { OrganizationFilters, type OrganizationFiltersProps } from '../organization-filters';
 import { DebouncedSearchInput } from '../debounced-search-input';
 
 export type Option = ComboboxOption;
 
 export interface UsersFiltersProps {
-  /** Null: the SIREN filter is not offered (organization users without USER_LIST or SIRENs). Searched on the server. */
-  sirens: { options: Option[]; selected: Option | null; loading: boolean; search: string; onSearch: (text: string) => void; onChange: (value: string) => void } | null;
-  /** Null: no single SIREN chosen. Searched among the options. */
-  sirets: { options: Option[]; selected: Option | null; loading: boolean; onChange: (value: string) => void } | null;
+  sirens: OrganizationFiltersProps['sirens'];
+  sirets: OrganizationFiltersProps['sirets'];
   roles: { options: Option[]; value: string; onChange: (value: string) => void };
   search: { value: string; delayMs: number; onSearch: (text: string) => void };
 }
 
 const t = fr.usersList;
-/** The SIREN search waits 300 ms, as the edit page's (spec §9). */
-const SIREN_SEARCH_MS = 300;
 
 /** The role filter: a native select (a few options, no search), accessible as it is. Fixed width: no shift when the roles arrive. */
 function RoleSelect({ value, options, onChange }: UsersFiltersProps['roles']) {
@@ -40,32 +37,9 @@ function RoleSelect({ value, options, onChange }: UsersFiltersProps['roles']) {
 
 /** Spec §2 /utilisateurs filters: SIREN (with search, 'Tous'), SIRET of the chosen SIREN ('Tous' when several), role, and the name or email search. */
 export function UsersFilters({ sirens, sirets, roles, search }: UsersFiltersProps) {
-  const single = sirets?.options.length === 1 ? sirets.options[0]! : null;
   return (
     <div className="flex flex-wrap items-end gap-4">
-      {sirens && (
-        <Combobox
-          label={t.siren}
-          placeholder={t.sirenSearch}
-          options={sirens.options}
-          selected={sirens.selected}
-          allLabel={t.all}
-          onSelect={sirens.onChange}
-          search={{ value: sirens.search, delayMs: SIREN_SEARCH_MS, onSearch: sirens.onSearch }}
-          loading={sirens.loading}
-        />
-      )}
-      {sirets && (
-        <Combobox
-          label={t.siret}
-          placeholder={t.siretSearch}
-          options={sirets.options}
-          selected={sirets.selected ?? single}
-          allLabel={single ? undefined : t.all}
-          onSelect={sirets.onChange}
-          loading={sirets.loading}
-        />
-      )}
+      <OrganizationFilters sirens={sirens} sirets={sirets} />
       <RoleSelect {...roles} />
       <div className="min-w-64 flex-1">
         <DebouncedSearchInput value={search.value} label={t.searchLabel} placeholder={t.search} delayMs={search.delayMs} onSearch={search.onSearch} />
