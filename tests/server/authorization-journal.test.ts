@@ -1,6 +1,5 @@
 // Attacks on the journal (GET /api/v2/audit, its filters and CSV export) and the users export across companies
-// (security review). The tests prove the plausible attacks are refused; the one marked LEAK, written with `it.fails`,
-// states what SHOULD hold and does not yet: it passes while the leak exists and fails (remove `.fails`) once fixed.
+// (security review). The tests prove the plausible attacks are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import { fixtures } from './support/fixtures.ts';
@@ -93,12 +92,36 @@ for (const backend of backends) {
       expect((own.body.items as { actorEmail: string | null }[]).some((e) => e.actorEmail === PERSONAS.adminClinique)).toBe(true);
     });
 
-    // LEAK, not closed yet (issue 21): the author stays findable through the search and the author filter, which
-    // match on the author whoever reads. `it.fails` states what SHOULD hold: it fails once the server is fixed.
-    it.fails("LEAK: does not let the EHPAD's administrator find the clinic's administrator by searching or filtering on the author", async () => {
+    // Found by the attacker review: the search and the author filter matched on the author whoever read, so the
+    // clinic's administrator, hidden in the page, could still be found by name, e-mail or id (migration 0014).
+    it("does not let the EHPAD's administrator find the clinic's administrator by searching or filtering on the author", async () => {
       const clinicAdminId = await userIdOf(t, PERSONAS.adminClinique);
       expect((await journal(PERSONAS.adminEhpad, { search: PERSONAS.adminClinique })).body.total).toBe(0);
+      expect((await journal(PERSONAS.adminEhpad, { search: 'vasseur' })).body.total).toBe(0);
       expect((await journal(PERSONAS.adminEhpad, { actorId: clinicAdminId })).body.total).toBe(0);
+      const csv = await download(PERSONAS.adminEhpad, `/api/v2/audit/export?actorId=${clinicAdminId}`);
+      expect(csv.statusCode).toBe(200);
+      expect(csv.body.trim().split('\r\n')).toHaveLength(1);
+      // The clinic's administrator finds their own entries, by their name and by their id.
+      expect((await journal(PERSONAS.adminClinique, { search: 'vasseur' })).body.total).toBeGreaterThan(0);
+      expect((await journal(PERSONAS.adminClinique, { actorId: clinicAdminId })).body.total).toBeGreaterThan(0);
+    });
+
+    it('still finds that entry through the person it concerns, its author unnamed, and the back office through both', async () => {
+      const found = await journal(PERSONAS.adminEhpad, { search: shared.email });
+      const entry = found.body.items.find((e: { action: string }) => e.action === 'user.roles');
+      expect(entry, JSON.stringify(found.body)).toBeDefined();
+      expect(entry.actorId).toBeNull();
+      expect(JSON.stringify(entry)).not.toContain(PERSONAS.adminClinique);
+      const clinicAdminId = await userIdOf(t, PERSONAS.adminClinique);
+      const backOffice = await journal(PERSONAS.backoffice, { search: 'vasseur', actorId: clinicAdminId });
+      expect(backOffice.body.items.some((e: { entityId: string }) => e.entityId === shared.id)).toBe(true);
+    });
+
+    it("finds the back office's own entries by their author for an organization caller (a back-office author is named)", async () => {
+      const backOfficeId = await userIdOf(t, PERSONAS.backoffice);
+      const byAuthor = await journal(PERSONAS.adminClinique, { actorId: backOfficeId });
+      expect(byAuthor.body.items.map((e: { entityId: string }) => e.entityId)).toContain(clinicUser.id);
     });
   });
 }

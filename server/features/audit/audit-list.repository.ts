@@ -13,12 +13,31 @@ export interface JournalWhere extends Omit<JournalFilter, 'organizationId'> {
   organization?: { id: string; type: 'SIREN' | 'SIRET' } | undefined;
   /** The organizations where the caller holds USER_LIST; null: every entry (the back office). */
   scope: readonly string[] | null;
+  /**
+   * The caller, and the SIRENs whose SIRETs their scope covers (held with inheritsToChildren): which authors an
+   * organization caller may know. Left out, they know only the system's and the back office's.
+   */
+  reader?: { userId: string; parentIds: readonly string[] } | undefined;
 }
 
 /** The newest-first key of an entry: the export reads the entries after it. */
 export interface JournalKey {
   at: Date;
   id: number;
+}
+
+/**
+ * For an organization caller: whether they may know the entry's author, as the page decides to name them
+ * (audit.service.ts readableEntries, audit.policy.ts canOpenUser): nobody (the system), themselves, a back-office
+ * person, or a person holding a role their scope covers. A filter or a search on the author keeps an entry only
+ * then, so that an author the page hides cannot be found by name, e-mail or id either.
+ */
+function authorKnown(where: JournalWhere & { scope: readonly string[] }) {
+  const reader = where.reader ?? { userId: null, parentIds: [] };
+  return sql<SqlBool>`(audit_log.actor_id is null or audit_log.actor_id = ${reader.userId}::uuid
+    or exists (select 1 from users au where au.id = audit_log.actor_id and au.user_type = 'BACKOFFICE')
+    or exists (select 1 from role_assignments ar where ar.user_id = audit_log.actor_id
+      and (ar.organization_id = any(${[...where.scope]}::uuid[]) or (ar.inherits_to_children and ar.organization_id = any(${[...reader.parentIds]}::uuid[])))))`;
 }
 
 /**
@@ -37,13 +56,18 @@ function matching(eb: ExpressionBuilder<Database, 'audit_log'>, where: JournalWh
     conditions.push(sql<SqlBool>`exists (select 1 from audit_log_organizations f where f.audit_id = audit_log.id and f.organization_id = ${where.organization.id})`);
   }
   if (where.userId) conditions.push(eb('entity_type', '=', 'user'), eb('entity_id', '=', where.userId));
-  if (where.actorId) conditions.push(eb('actor_id', '=', where.actorId));
+  if (where.actorId) {
+    conditions.push(eb('actor_id', '=', where.actorId));
+    if (where.scope !== null) conditions.push(authorKnown({ ...where, scope: where.scope }));
+  }
   if (where.actions && where.actions.length > 0) conditions.push(eb('action', 'in', [...where.actions]));
   if (where.since) conditions.push(eb('at', '>=', where.since));
   if (where.until) conditions.push(eb('at', '<', where.until));
   if (where.search) {
     const pattern = `%${where.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(walk ? sql<SqlBool>`(search_text || '') like ${pattern}` : sql<SqlBool>`search_text like ${pattern}`);
+    // Found through its author alone: kept only when the caller may know the author.
+    if (where.scope !== null) conditions.push(sql<SqlBool>`(subject_search_text like ${pattern} or ${authorKnown({ ...where, scope: where.scope })})`);
   }
   return eb.and(conditions);
 }

@@ -46,10 +46,17 @@ export function searchable(text: string): string {
     .trim();
 }
 
+const searchText = (parts: readonly (string | null | undefined)[]) =>
+  searchable([...new Set(parts.filter((p): p is string => typeof p === 'string' && p.length > 0))].join(' '));
+
 /** The search text of an entry: the author's name and e-mail, the person's name and e-mails (or the invitee's). */
 export function entrySearchText(actorName: string | null, entry: Pick<AuditEntry, 'actor' | 'subject'>): string {
-  const parts = [actorName, entry.actor.email, entry.subject?.name, ...(entry.subject?.emails ?? [])];
-  return searchable([...new Set(parts.filter((p): p is string => typeof p === 'string' && p.length > 0))].join(' '));
+  return searchText([actorName, entry.actor.email, entry.subject?.name, ...(entry.subject?.emails ?? [])]);
+}
+
+/** The search text of the person or request an entry concerns alone: what finds it whoever its author is. */
+export function entrySubjectSearchText(entry: Pick<AuditEntry, 'subject'>): string {
+  return searchText([entry.subject?.name, ...(entry.subject?.emails ?? [])]);
 }
 
 /** The organizations of an entry, the filed-under one first, each once. */

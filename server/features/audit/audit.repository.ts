@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AuditAction, Database } from '../../db/schema.ts';
-import { entryOrganizations, entrySearchText, type AuditEntry } from './audit.model.ts';
+import { entryOrganizations, entrySearchText, entrySubjectSearchText, type AuditEntry } from './audit.model.ts';
 
 export type { AuditEntry } from './audit.model.ts';
 
@@ -38,6 +38,7 @@ export async function writeAudits(trx: Transaction<Database> | Kysely<Database>,
           // The person's name, or for a request its invitee's e-mail ('demande n° 36 de …').
           subject_name: entry.subject?.name ?? entry.subject?.emails?.find((e) => typeof e === 'string') ?? null,
           search_text: entrySearchText(actorName, entry),
+          subject_search_text: entrySubjectSearchText(entry),
         };
       }),
     )

@@ -39,7 +39,15 @@ async function journalWhere(db: Kysely<Database>, actor: Actor, query: JournalQu
   const scope = journalScope(actor);
   const organization = filter.organizationId ? requireJournalOrganization(scope, await findOrganizationById(db, filter.organizationId, { kind: 'all' })) : undefined;
   const { organizationId: _, ...rest } = filter;
-  return { scope, where: { ...rest, organization: organization && { id: organization.id, type: organization.type }, scope: scope ? [...scope.organizationIds] : null } };
+  return {
+    scope,
+    where: {
+      ...rest,
+      organization: organization && { id: organization.id, type: organization.type },
+      scope: scope ? [...scope.organizationIds] : null,
+      reader: { userId: actor.userId, parentIds: scope ? [...scope.parentIds] : [] },
+    },
+  };
 }
 
 /** The organization ids and codes an entry names (its own, its roles'), to be looked up with the page's. */

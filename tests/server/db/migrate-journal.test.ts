@@ -1,4 +1,4 @@
-// Migration 0013 on a database that already has a journal: each existing entry gets the organizations it concerns
+// Migrations 0013 and 0014 on a database that already has a journal: each existing entry gets the organizations it concerns
 // (the one recorded, the user's current ones, those its roles name; a SIRET's with its SIREN), the names and the
 // search text, and the journal's total; the entry's time, changed afterwards, is followed by its copies.
 import { copyFile, mkdtemp, readdir } from 'node:fs/promises';
@@ -60,8 +60,8 @@ describe.each(backends)('migration 0013 on an existing journal on $name', (backe
 
   const rows = async () =>
     (
-      await sql<{ action: string; actor_name: string | null; subject_name: string | null; search_text: string; orgs: string[] | null; sirens: string[] | null }>`
-      select a.action, a.actor_name, a.subject_name, a.search_text,
+      await sql<{ action: string; actor_name: string | null; subject_name: string | null; search_text: string; subject_search_text: string; orgs: string[] | null; sirens: string[] | null }>`
+      select a.action, a.actor_name, a.subject_name, a.search_text, a.subject_search_text,
         (select array_agg(o.organization_id::text order by o.organization_id) from audit_log_organizations o where o.audit_id = a.id) as orgs,
         (select array_agg(distinct o.siren_id::text) from audit_log_organizations o where o.audit_id = a.id) as sirens
       from audit_log a order by a.id`.execute(testDb.handle.db)
@@ -81,6 +81,10 @@ describe.each(backends)('migration 0013 on an existing journal on $name', (backe
     expect(update).toMatchObject({ actor_name: 'Claire Vasseur', subject_name: 'Zoé Bonnet', search_text: 'claire vasseur claire@exemple.fr zoe bonnet zoe.bonnet@exemple.fr' });
     expect(reject!.search_text).toContain('thomas.guerin@exemple.fr');
     expect(deleted).toMatchObject({ actor_name: null, subject_name: 'Œdipe Roi', search_text: 'ops@exemple.fr oedipe roi' });
+    // Migration 0014: the person's or the request's part alone, which finds an entry whoever its author.
+    expect(update!.subject_search_text).toBe('zoe bonnet zoe.bonnet@exemple.fr');
+    expect(reject!.subject_search_text).toBe('thomas.guerin@exemple.fr');
+    expect(deleted!.subject_search_text).toBe('oedipe roi');
     const { rows: total } = await sql<{ n: number }>`select sum(n)::int as n from audit_counts`.execute(testDb.handle.db);
     expect(total[0]!.n).toBe(4);
   });
