@@ -168,6 +168,9 @@ for (const backend of backends) {
         organization_id: null,
         changes: { rows: records.length - 1, filters: { organizationId: orgs.clinique.id, includeInactive: true } },
       });
+      // The journal reads the filters as people do: the organization by name and code, never its id.
+      const read = await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/audit', query: { action: 'users.export', pageSize: '1' } });
+      expect(read.body.items[0].details).toContainEqual({ field: 'filters', label: 'Filtres', before: null, after: 'Organisation : Clinique des Tilleuls (SIREN 787 441 799), Utilisateurs inactifs inclus : Oui' });
     });
 
     it('reads every user once in keyset batches, whatever the sort and order, ties included', async () => {

@@ -9,6 +9,7 @@ import { findOrganizationById } from '../organizations/organizations.repository.
 import { countJournalEntries, GATHER_BELOW, journalBatchAfter, listJournalPage, type JournalKey, type JournalWhere } from './audit-list.repository.ts';
 import { canOpenInvitation, canOpenUser, journalScope, requireCanReadAudit, requireJournalOrganization } from './audit.policy.ts';
 import { journalLookupRows } from './journal-lookups.repository.ts';
+import { filterReferences } from './journal-filters.model.ts';
 import { readableEntry, type JournalRow, type ReadableEntry } from './journal-sentences.model.ts';
 import { recordedRoles, type JournalLookups, type JournalOrganizationRef } from './journal-text.model.ts';
 import { journalFilterOf, type JournalQuery } from './journal.input.ts';
@@ -62,6 +63,7 @@ function namedOrganizations(row: JournalRow): { ids: string[]; codes: string[] }
     }
   }
   if (typeof row.changes.organizationCode === 'string') codes.push(row.changes.organizationCode);
+  ids.push(...filterReferences(row.changes.filters).organizationIds);
   return { ids, codes };
 }
 
@@ -76,6 +78,7 @@ async function readableEntries(db: Kysely<Database>, actor: Actor, scope: Organi
     if (row.actorId) userIds.add(row.actorId);
     if (row.entityType === 'user') userIds.add(row.entityId);
     if (row.entityType === 'invitation') invitationIds.add(row.entityId);
+    filterReferences(row.changes.filters).userIds.forEach((id) => userIds.add(id));
     const named = namedOrganizations(row);
     named.ids.forEach((id) => organizationIds.add(id));
     named.codes.forEach((code) => codes.add(code));

@@ -14,6 +14,7 @@ import {
   type JournalLookups,
   type RecordedRole,
 } from './journal-text.model.ts';
+import { filtersText } from './journal-filters.model.ts';
 
 export interface JournalDetail {
   field: string;
@@ -68,14 +69,31 @@ function rolesText(roles: RecordedRole[], lookups: JournalLookups): string | nul
   return roles.length === 0 ? null : roles.map((r) => roleOnOrganization(r, lookups)).join(' ; ');
 }
 
+/** The edit page's JSON text (spec §3) read as its fields: 'Fonction : Comptable, Ville : Lyon'; not JSON: as it is. */
+function metadataText(text: string): string | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return valueText('metadata', parsed);
+  } catch {
+    // Not JSON: the text as recorded.
+  }
+  return valueText('metadata', text);
+}
+
 function fieldText(field: string, value: JsonValue | undefined, lookups: JournalLookups): string | null {
   if (field === 'organizationCode' && typeof value === 'string') return organizationLabel(value, lookups.organizationsByCode.get(value));
   if (field === 'roleCode' && typeof value === 'string') return roleLabel(value, lookups);
   if (field === 'invitationId' && (typeof value === 'number' || typeof value === 'string')) return `n° ${value}`;
+  if (field === 'filters') return filtersText(value, lookups);
+  if (field === 'metadata' && typeof value === 'string') return metadataText(value);
   return valueText(field, value);
 }
 
-/** Every changed field of an entry, in the order recorded; roles once, as 'Rôles'. */
+/** The order the fields read in, whatever order the change recorded them: the profile's (FIELD_LABELS'), unknown fields last. */
+const FIELD_ORDER = new Map(Object.keys(FIELD_LABELS).map((field, index) => [field, index]));
+const orderOf = (field: string) => FIELD_ORDER.get(field) ?? FIELD_ORDER.size;
+
+/** Every changed field of an entry, in the profile's order; roles once, as 'Rôles'. */
 export function journalDetails(changes: Record<string, JsonValue>, lookups: JournalLookups): JournalDetail[] {
   const details: JournalDetail[] = [];
   let rolesDone = false;
@@ -95,7 +113,7 @@ export function journalDetails(changes: Record<string, JsonValue>, lookups: Jour
     if (before === null && after === null) continue;
     details.push({ field, label: FIELD_LABELS[field] ?? field, before, after });
   }
-  return details;
+  return details.sort((a, b) => orderOf(a.field) - orderOf(b.field));
 }
 
 /** 'Fonction « Comptable » → « Responsable RH »'; an empty value reads '(vide)'. */

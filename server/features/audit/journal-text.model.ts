@@ -1,6 +1,7 @@
 // How the journal writes what people read: organizations by name and code, roles by their display label,
 // field labels and values in French. Pure: journal-sentences.model.ts and journal-details.model.ts use it.
 import { roleDisplayLabel } from '../../../rules/roles.ts';
+import type { AuditAction } from '../../db/schema.ts';
 
 export interface JournalOrganizationRef {
   id: string;
@@ -49,10 +50,12 @@ export function formatCount(n: number): string {
   return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 }
 
+/** Each field's French label, in the order the profile shows them (the journal's details read in it). */
 export const FIELD_LABELS: Record<string, string> = {
   firstName: 'Prénom',
   lastName: 'Nom',
   email: 'Email',
+  pendingEmail: 'Adresse en attente',
   jobTitle: 'Fonction',
   phoneNumber: 'Téléphone',
   mobilePhone: 'Portable',
@@ -64,7 +67,6 @@ export const FIELD_LABELS: Record<string, string> = {
   assignments: 'Rôles',
   roles: 'Rôles',
   added: 'Rôles',
-  pendingEmail: 'Adresse en attente',
   userType: 'Type de compte',
   permissions: 'Permissions',
   invitationId: 'Demande',
@@ -77,6 +79,23 @@ export const FIELD_LABELS: Record<string, string> = {
   userCreated: 'Compte créé',
   rows: 'Lignes exportées',
   filters: 'Filtres',
+};
+
+/** Each kind of change as the journal's filter names it (src/i18n/fr-journal.ts, in the singular). */
+export const JOURNAL_ACTION_LABELS: Record<AuditAction, string> = {
+  'user.create': 'Création',
+  'user.update': 'Modification',
+  'user.roles': 'Rôles attribués ou retirés',
+  'user.deactivate': 'Désactivation',
+  'user.reactivate': 'Réactivation',
+  'user.delete': 'Suppression',
+  'user.email.request': "Changement d'adresse demandé",
+  'user.email.confirm': "Changement d'adresse confirmé",
+  'invitation.create': 'Demande créée',
+  'invitation.approve': 'Demande approuvée',
+  'invitation.reject': 'Demande rejetée',
+  'users.export': 'Export',
+  'journal.export': 'Export',
 };
 
 const VALUE_LABELS: Record<string, Record<string, string>> = {
@@ -98,7 +117,7 @@ export function valueText(field: string, value: unknown): string | null {
   if (typeof value === 'object') {
     const parts = Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => {
       const text = valueText(k, v);
-      return text === null ? [] : [`${k} : ${text}`];
+      return text === null ? [] : [`${FIELD_LABELS[k] ?? k} : ${text}`];
     });
     return parts.length === 0 ? null : parts.join(', ');
   }

@@ -91,7 +91,7 @@ describe('the journal sentences', () => {
     const sentences = Object.fromEntries(AUDIT_ACTIONS.map((action) => [action, sentence(row(action, changes[action], action === 'journal.export' ? { entityId: 'journal' } : {}))]));
     expect(sentences).toEqual({
       'user.create': "Béatrice Marchand a créé l'utilisateur Zoé Bonnet.",
-      'user.update': 'Béatrice Marchand a modifié Zoé Bonnet : Ville (vide) → « Lyon », Téléphone « 0102030405 » → (vide).',
+      'user.update': 'Béatrice Marchand a modifié Zoé Bonnet : Téléphone « 0102030405 » → (vide), Ville (vide) → « Lyon ».',
       'user.roles': 'Béatrice Marchand a retiré le rôle Comptable à Zoé Bonnet sur Clinique des Tilleuls (SIRET 787 441 799 00012).',
       'user.deactivate': 'Béatrice Marchand a désactivé Zoé Bonnet.',
       'user.reactivate': 'Béatrice Marchand a réactivé Zoé Bonnet.',
@@ -128,9 +128,10 @@ describe('the journal sentences', () => {
 
   it('gives each changed field its French label and its values as people read them, never an id or JSON', () => {
     const entry = readableEntry(
+      // Recorded in any order (the server's keys), read in the profile's.
       row('user.create', {
-        firstName: { before: null, after: 'Zoé' },
         email: { before: null, after: 'zoe@x.fr' },
+        firstName: { before: null, after: 'Zoé' },
         mobilePhone: { before: null, after: '0612345678' },
         street: { before: null, after: '3 rue des Lilas' },
         postalCode: { before: null, after: '69003' },
@@ -143,11 +144,11 @@ describe('the journal sentences', () => {
     expect(entry.details).toEqual([
       { field: 'firstName', label: 'Prénom', before: null, after: 'Zoé' },
       { field: 'email', label: 'Email', before: null, after: 'zoe@x.fr' },
+      { field: 'pendingEmail', label: 'Adresse en attente', before: null, after: 'z@y.fr' },
       { field: 'mobilePhone', label: 'Portable', before: null, after: '0612345678' },
       { field: 'street', label: 'Adresse', before: null, after: '3 rue des Lilas' },
       { field: 'postalCode', label: 'Code postal', before: null, after: '69003' },
       { field: 'isActive', label: 'Statut', before: null, after: 'Actif' },
-      { field: 'pendingEmail', label: 'Adresse en attente', before: null, after: 'z@y.fr' },
       { field: 'roles', label: 'Rôles', before: null, after: 'Admin Adhérent sur Clinique des Tilleuls (SIREN 787 441 799) et ses établissements' },
     ]);
     const approval = readableEntry(row('invitation.approve', { status: { before: 'PENDING', after: 'APPROVED' }, userId: NOEL, userCreated: true }), lookups());
@@ -157,6 +158,31 @@ describe('the journal sentences', () => {
     ]);
     expect(approval.subject).toEqual({ type: 'invitation', id: '36', label: 'demande n° 36 de thomas.guerin@exemple.fr', exists: true });
     expect(readableEntry(row('user.deactivate', { isActive: { before: true, after: false } }), lookups()).details).toEqual([{ field: 'isActive', label: 'Statut', before: 'Actif', after: 'Inactif' }]);
+  });
+
+  it("reads an export's filters and an edit's metadata in French, with names and labels, never an id, a code or JSON", () => {
+    const users = readableEntry(
+      row('users.export', { rows: 1234, filters: { search: 'mar', organizationId: clinicSiret.id, roleCode: 'COMPTABLE', includeInactive: true, sort: 'lastLoginAt', order: 'desc' } }),
+      lookups(),
+    );
+    expect(users.details).toEqual([
+      { field: 'rows', label: 'Lignes exportées', before: null, after: '1 234' },
+      {
+        field: 'filters',
+        label: 'Filtres',
+        before: null,
+        after: 'Recherche « mar », Organisation : Clinique des Tilleuls (SIRET 787 441 799 00012), Rôle : Comptable, Utilisateurs inactifs inclus : Oui, Tri : Dernière connexion, Ordre : décroissant',
+      },
+    ]);
+    const journal = readableEntry(row('journal.export', { rows: 2, filters: { actorId: CLAIRE, userId: NOEL, action: 'user.deactivate,user.roles', from: '2026-11-01', to: '2026-11-30' } }), lookups());
+    expect(journal.details[1]!.after).toBe('Auteur : Claire Vasseur, Personne concernée : Noël Faure, Actions : Désactivation, Rôles attribués ou retirés, Du : 01/11/2026, Au : 30/11/2026');
+    // A person the reader may not open is not named; an organization no longer known reads by its id's absence.
+    const hidden = lookups([clinicSiret.id]);
+    const withHidden = { ...hidden, users: new Map([...hidden.users].map(([id, u]) => [id, id === NOEL ? { ...u, visible: false } : u])) };
+    expect(readableEntry(row('journal.export', { rows: 2, filters: { userId: NOEL } }), withHidden).details[1]!.after).toBe('Personne concernée : une personne hors de votre périmètre');
+    const edit = readableEntry(row('user.update', { metadata: { before: null, after: '{"jobTitle":"Comptable","city":"Lyon","badge":"A12"}' } }), lookups());
+    expect(edit.details).toEqual([{ field: 'metadata', label: 'Informations complémentaires', before: null, after: 'Fonction : Comptable, Ville : Lyon, badge : A12' }]);
+    expect(readableEntry(row('user.update', { metadata: { before: 'pas du JSON', after: null } }), lookups()).details[0]!.before).toBe('pas du JSON');
   });
 
   it("shows an organization caller only the roles within their scope, in the details and in the sentence", () => {
