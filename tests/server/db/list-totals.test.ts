@@ -10,6 +10,7 @@ import { listInvitations } from '../../../server/features/invitations/invitation
 import { listUsersPage, type UserListQuery } from '../../../server/features/users/users-read.repository.ts';
 import type { Database } from '../../../server/db/schema.ts';
 import { fixtures } from '../support/fixtures.ts';
+import { StatementCounter } from '../support/statement-counter.ts';
 import { backends, createTestDatabase, type TestDatabase } from './test-databases.ts';
 
 const base: UserListQuery = { page: 1, pageSize: 10, includeInactive: true, sort: 'name', order: 'asc', scope: null, pendingReach: null };
@@ -121,6 +122,24 @@ for (const backend of backends) {
       const before = (await listInvitations(db, invitations, totals)).total;
       await f.pendingInvitation({ sirenId: clinique.id, inviteeEmail: `demande.${randomUUID().slice(0, 8)}@clinique-test.fr` });
       expect((await listInvitations(db, invitations, totals)).total).toBe(before + 1);
+    });
+
+    it('counts once for requests of the same total that arrive while it is being counted, and a failed count is not shared afterwards', async () => {
+      const totals = new ListTotals();
+      const counter = new StatementCounter();
+      const counted = db.withPlugin(counter);
+      const count = () => counted.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('total')).where('last_name', 'like', 'Sans%');
+      const statements = await counter.during(() => Promise.all(Array.from({ length: 8 }, () => exactTotal(counted, 'users', count(), totals))));
+      expect(statements).toBe(1);
+      const [a, b] = await Promise.all([exactTotal(counted, 'users', count(), totals), exactTotal(counted, 'users', count(), totals)]);
+      expect(a).toBe(b);
+      // A failed count is not shared with later requests: they count again (here, once the division has a divisor).
+      const flag = `drapeau.${randomUUID().slice(0, 8)}@exemple.fr`;
+      const failing = () => counted.selectFrom('users').select(sql<number>`count(*) / (select count(*) from users where email = ${flag})`.as('total'));
+      await expect(Promise.all([exactTotal(counted, 'users', failing(), totals), exactTotal(counted, 'users', failing(), totals)])).rejects.toThrow();
+      await db.insertInto('users').values({ email: flag, first_name: 'Drapeau', last_name: 'Levé', user_type: 'ORGANIZATION' }).execute();
+      expect(await exactTotal(counted, 'users', failing(), totals)).toBeGreaterThan(0);
+      await db.deleteFrom('users').where('email', '=', flag).execute();
     });
 
     it('counts without keeping anything when given no ListTotals', async () => {
