@@ -94,3 +94,11 @@ export function invitationCount(statuses: readonly string[]): RawBuilder<number>
     ? sql<number>`(select coalesce(sum(c.n), 0)::bigint from invitation_counts as c)`
     : sql<number>`(select coalesce(sum(c.n), 0)::bigint from invitation_counts as c where c.status in (${sql.join(statuses)}))`;
 }
+
+/**
+ * Folds the counters' rows of connections that are gone, and the journal's counts of past days, into one row
+ * each (migrations 0004, 0017), sums unchanged: at start-up and after the journal's hourly retention.
+ */
+export async function compactListTotals(db: Kysely<Database>): Promise<void> {
+  await sql`select compact_list_totals()`.execute(db);
+}

@@ -152,12 +152,35 @@ export const GATHER_BELOW = 5_000;
 export const GATHER_SCOPE_BELOW = 50_000;
 
 /**
+ * From this offset, a page of the whole journal seeks its day first (migration 0017): the days' counts, summed
+ * newest first, tell which day holds the page's first entry and how many entries come before that day, and
+ * the time index is read from the end of that day, skipping only within it (at most a day's entries).
+ */
+export const SEEK_DAY_FROM = 10_000;
+
+function idsSeekingTheDay(offset: number, size: number) {
+  return sql<{ id: number }>`select a.id from (
+      select day, upto - n as before from (
+        select day, n, sum(n) over (order by day desc) as upto from (select day, sum(n) as n from audit_day_counts group by day) as days
+      ) as running where upto > ${offset} order by day desc limit 1
+    ) as d cross join lateral (
+      select id from audit_log where at < (d.day + 1)::timestamp at time zone 'UTC'
+      order by at desc, id desc offset (${offset} - d.before) limit ${size}
+    ) as a`;
+}
+
+/**
  * One page, newest first (ties by id, so pages never overlap): the page's ids first, read from an index alone where
  * the filters allow (a deep page skips index entries, not rows), then their entries. `gather`: the total is small
  * (GATHER_BELOW), so the matches are read whole by their filters (the OFFSET 0 keeps the planner from walking
  * the time index in search of them) and sorted.
  */
-export async function listJournalPage(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean; total?: number } = {}): Promise<JournalRow[]> {
+export async function listJournalPage(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean; total?: number; seekDayFrom?: number } = {}): Promise<JournalRow[]> {
+  if (isUnfiltered(where) && pageOffset(page) >= (options.seekDayFrom ?? SEEK_DAY_FROM)) {
+    const ids = idsSeekingTheDay(pageOffset(page), page.pageSize);
+    const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', sql<number>`(${ids})`).orderBy('at', 'desc').orderBy('id', 'desc').execute();
+    return rows.map(toRow);
+  }
   const concerned = byOrganizationsOnly(db, where);
   // One organization: its index reads newest first; a scope of several: gathered (up to GATHER_SCOPE_BELOW) or walked.
   const fromOrganizations = concerned && (where.organization || options.gather || (options.total !== undefined && options.total <= GATHER_SCOPE_BELOW));

@@ -1,5 +1,6 @@
 // The journal's retention (server/jobs/audit-retention.ts): what is older than the period goes, batch after batch.
 import type { Kysely } from 'kysely';
+import { compactListTotals } from '../../db/list-totals.ts';
 import type { Database } from '../../db/schema.ts';
 import { deleteAuditEntriesBefore } from './audit.repository.ts';
 
@@ -11,5 +12,7 @@ export async function purgeJournal(db: Kysely<Database>, before: Date, { batchSi
     purged += deleted;
     if (deleted < batchSize) break;
   }
+  // The purge counted its days down from its own connection's rows: folded with the others.
+  await compactListTotals(db);
   return purged;
 }

@@ -87,6 +87,9 @@ describe.each(backends)('migration 0013 on an existing journal on $name', (backe
     expect(deleted!.subject_search_text).toBe('oedipe roi');
     const { rows: total } = await sql<{ n: number }>`select sum(n)::int as n from audit_counts`.execute(testDb.handle.db);
     expect(total[0]!.n).toBe(4);
+    // Migration 0017: the same entries counted per day.
+    const { rows: days } = await sql<{ n: number }>`select sum(n)::int as n from audit_day_counts`.execute(testDb.handle.db);
+    expect(days[0]!.n).toBe(4);
   });
 
   it("moves the copies of an entry's time with it", async () => {

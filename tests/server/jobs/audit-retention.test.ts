@@ -49,6 +49,9 @@ describe.each(backends)('the journal retention on $name', (backend) => {
     expect(await kept()).toEqual(['hier', 'il y a 364 jours']);
     expect(await organizationsKept()).toBe(2);
     expect(await total()).toBe(2);
+    // The counts per day (migration 0017) follow, folded into one row per past day.
+    const { rows } = await sql<{ n: number; rows: number }>`select coalesce(sum(n), 0)::int as n, count(*) filter (where backend <> 0 and day < current_date - 1)::int as rows from audit_day_counts`.execute(db());
+    expect(rows[0]).toEqual({ n: 2, rows: 0 });
   });
 
   it('deletes in batches until none is left, and stops between batches when the server stops', async () => {

@@ -1,0 +1,81 @@
+// A deep page of the whole journal seeks its day (migration 0017: the entries counted per day by triggers) and
+// skips only within it: the same pages as reading the time index from the start, across days, ties and midnights
+// included, while entries are written, re-dated and purged.
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../server/db/migrate.ts';
+import type { Database } from '../../server/db/schema.ts';
+import { listJournalPage, type JournalWhere } from '../../server/features/audit/audit-list.repository.ts';
+import { purgeJournal } from '../../server/features/audit/audit-retention.service.ts';
+import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
+
+const WHOLE: JournalWhere = { scope: null };
+const DAY = 86_400_000;
+
+describe.each(backends)('deep pages of the journal on $name', (backend) => {
+  let testDb: TestDatabase;
+  let db: Kysely<Database>;
+
+  /** Entries at these instants (several at the same one: ties by id). */
+  const write = (times: readonly Date[]) =>
+    sql`insert into audit_log (actor_email, action, entity_type, entity_id, changes, at)
+      select 'ops@exemple.fr', 'user.update', 'user', 'x', '{}'::jsonb, t from unnest(${times.map((t) => t.toISOString())}::timestamptz[]) as t`.execute(db);
+  const dayCounts = async () =>
+    (await sql<{ day: string; n: number }>`select to_char(day, 'YYYY-MM-DD') as day, sum(n)::int as n from audit_day_counts group by day having sum(n) <> 0 order by day`.execute(db)).rows;
+  const actualCounts = async () =>
+    (await sql<{ day: string; n: number }>`select to_char((at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, count(*)::int as n from audit_log group by 1 order by 1`.execute(db)).rows;
+  const total = async () => Number((await sql<{ n: number }>`select count(*) as n from audit_log`.execute(db)).rows[0]!.n);
+
+  /** Every page of `size`, sought by day and read from the start: the same ids. */
+  async function expectSamePages(size: number) {
+    const pages = Math.ceil((await total()) / size);
+    for (let page = 1; page <= pages + 1; page++) {
+      const sought = await listJournalPage(db, WHOLE, { page, pageSize: size }, { seekDayFrom: 0 });
+      const walked = await listJournalPage(db, WHOLE, { page, pageSize: size }, { seekDayFrom: Number.POSITIVE_INFINITY });
+      expect(sought.map((r) => r.id), `page ${page} of ${size}`).toEqual(walked.map((r) => r.id));
+    }
+  }
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(backend);
+    await migrate(testDb.handle);
+    db = testDb.handle.db;
+    await db.deleteFrom('audit_log').execute();
+    const midnight = Date.UTC(2026, 10, 20);
+    const times: Date[] = [];
+    for (let d = 0; d < 5; d++) {
+      for (let i = 0; i < 7 + d; i++) times.push(new Date(midnight + d * DAY + i * 3_600_000));
+      times.push(new Date(midnight + d * DAY + DAY - 1), new Date(midnight + d * DAY + DAY - 1)); // a tie just before midnight
+    }
+    await write(times);
+  }, 120_000);
+  afterAll(async () => {
+    await testDb?.dispose();
+  });
+
+  it('counts the entries of each day as they are', async () => {
+    expect(await dayCounts()).toEqual(await actualCounts());
+    expect((await dayCounts()).length).toBe(5);
+  });
+
+  it('reads the same pages as from the start, each size, across days and ties', async () => {
+    for (const size of [1, 3, 10, 25]) await expectSamePages(size);
+  });
+
+  it('keeps the counts and the pages right when entries are written, re-dated and purged', async () => {
+    await write([new Date(Date.UTC(2026, 10, 22, 12)), new Date(Date.UTC(2026, 10, 26, 0))]);
+    await sql`update audit_log set at = at - interval '2 days' where id in (select id from audit_log order by id limit 4)`.execute(db);
+    await purgeJournal(db, new Date(Date.UTC(2026, 10, 21)));
+    expect(await dayCounts()).toEqual(await actualCounts());
+    await expectSamePages(4);
+  });
+
+  it('folds the counts of past days into one row per day at start-up, totals unchanged', async () => {
+    const before = await dayCounts();
+    await sql`select compact_list_totals()`.execute(db);
+    expect(await dayCounts()).toEqual(before);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from audit_day_counts where backend <> 0 and day < current_date - 1`.execute(db);
+    expect(rows[0]!.n).toBe(0);
+    await expectSamePages(7);
+  });
+});
