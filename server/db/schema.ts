@@ -163,8 +163,8 @@ export interface AuditLogTable {
   actor_name: string | null;
   subject_name: string | null;
   search_text: Generated<string>;
-  /** Migration 0014: the search text of the person or request concerned alone (without the author's). */
-  subject_search_text: Generated<string>;
+  /** Migration 0014: the search text of the person or request concerned alone (without the author's); null until the backfill job reaches an older entry. */
+  subject_search_text: string | null;
 }
 
 /** Migration 0013: every organization an audit entry concerns (siren_id: its SIREN, itself for a SIREN); `at` is the entry's. */

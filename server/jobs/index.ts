@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { outboxRetentionJob } from './outbox-retention.ts';
 import { auditRetentionJob } from './audit-retention.ts';
+import { auditBackfillJob } from './audit-backfill.ts';
 import { expiredRowsJob, type ExpiredRowsPurge } from './expired-rows.ts';
 import type { ScheduledJob } from './runner.ts';
 
@@ -22,5 +23,6 @@ export function scheduledJobs(deps: JobsDeps): ScheduledJob[] {
     outboxRetentionJob({ db: deps.db, retentionDays: deps.outboxRetentionDays }),
     expiredRowsJob({ purges: deps.expiredRowPurges }),
     auditRetentionJob({ db: deps.db, retentionDays: deps.auditRetentionDays }),
+    auditBackfillJob({ db: deps.db }),
   ];
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MIGRATIONS_DIR, migrate } from '../../../server/db/migrate.ts';
+import { auditBackfillJob } from '../../../server/jobs/audit-backfill.ts';
 import { backends, createTestDatabase, type TestDatabase } from './test-databases.ts';
 
 async function migrationsBefore(name: string): Promise<string> {
@@ -53,6 +54,8 @@ describe.each(backends)('migration 0013 on an existing journal on $name', (backe
     await audit({ actor: ids.admin, email: 'claire@exemple.fr', action: 'invitation.reject', type: 'invitation', entity: String(invitation.id), org: ids.siren });
     await audit({ email: 'ops@exemple.fr', action: 'user.delete', type: 'user', entity: '00000000-0000-4000-8000-000000000000', changes: { firstName: { before: 'Œdipe', after: null }, lastName: { before: 'Roi', after: null } } });
     await migrate(testDb.handle);
+    // Migration 0014 leaves the existing entries' subject search text to its job.
+    await auditBackfillJob({ db }).run({ now: new Date(Date.now() + 3600_000), signal: new AbortController().signal, log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
   }, 120_000);
   afterAll(async () => {
     await testDb?.dispose();
@@ -81,7 +84,7 @@ describe.each(backends)('migration 0013 on an existing journal on $name', (backe
     expect(update).toMatchObject({ actor_name: 'Claire Vasseur', subject_name: 'Zoé Bonnet', search_text: 'claire vasseur claire@exemple.fr zoe bonnet zoe.bonnet@exemple.fr' });
     expect(reject!.search_text).toContain('thomas.guerin@exemple.fr');
     expect(deleted).toMatchObject({ actor_name: null, subject_name: 'Œdipe Roi', search_text: 'ops@exemple.fr oedipe roi' });
-    // Migration 0014: the person's or the request's part alone, which finds an entry whoever its author.
+    // Migration 0014 and its job: the person's or the request's part alone, which finds an entry whoever its author.
     expect(update!.subject_search_text).toBe('zoe bonnet zoe.bonnet@exemple.fr');
     expect(reject!.subject_search_text).toBe('thomas.guerin@exemple.fr');
     expect(deleted!.subject_search_text).toBe('oedipe roi');
