@@ -7,7 +7,7 @@ import type { Database } from '../db/schema.ts';
 import { backfillSubjectSearch, subjectSearchBackfillState } from '../features/audit/audit-backfill.repository.ts';
 import type { ScheduledJob } from './runner.ts';
 
-export function auditBackfillJob({ db, batchSize = 5_000, runMs = 4 * 60_000, settleMs = 10 * 60_000 }: { db: Kysely<Database>; batchSize?: number; runMs?: number; settleMs?: number }): ScheduledJob {
+export function auditBackfillJob({ db, batchSize = 1_000, runMs = 4 * 60_000, settleMs = 10 * 60_000 }: { db: Kysely<Database>; batchSize?: number; runMs?: number; settleMs?: number }): ScheduledJob {
   return {
     name: 'audit.backfill',
     everyMs: 5 * 60_000,
