@@ -9,6 +9,7 @@ import { creationWizardMachine } from '../machines/creation-wizard/creation-wiza
 import { assignAdminMachine } from '../machines/assign-admin/assign-admin.machine';
 import { emailConfirmationMachine } from '../machines/email-confirmation/email-confirmation.machine';
 import { csvExportMachine } from '../machines/csv-export/csv-export.machine';
+import { bulkActionMachine } from '../machines/bulk-action/bulk-action.machine';
 import type { WorkflowEntry } from './catalog-types';
 
 export type { WorkflowCoverage, WorkflowEntry, WorkflowScreen } from './catalog-types';
@@ -289,7 +290,42 @@ const csvExport: WorkflowEntry = {
   },
 };
 
-export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin, emailConfirmation, csvExport];
+const bulkAction: WorkflowEntry = {
+  machine: bulkActionMachine,
+  title: 'Actions sur plusieurs utilisateurs',
+  description:
+    "Sélection dans la liste des utilisateurs (des personnes cochées, gardées d'une page à l'autre, ou tous les résultats des filtres), puis une action : désactiver, réactiver, renvoyer l'invitation, ou supprimer définitivement (back-office avec USER_DELETE et B2C_USER_DISABLE). Une confirmation nomme le nombre et l'action ; le serveur mène l'action comme une tâche, dont l'avancement est lu chaque seconde ; puis un compte rendu : combien ont réussi, et chaque refus avec sa raison. La liste est relue à la fin (issue 22).",
+  screens: [{ path: '/utilisateurs', name: 'Gestion des utilisateurs (sélection et actions)' }],
+  states: {
+    idle: 'Aucune sélection',
+    selecting: 'Sélection en cours',
+    confirming: "Confirmation (nombre et action)",
+    starting: "Démarrage de l'action",
+    running: 'Action en cours (avancement)',
+    'running.waiting': 'Attente avant la lecture suivante (1 s)',
+    'running.polling': "Lecture de l'avancement",
+    interrupted: "Suivi de l'action interrompu",
+    report: 'Compte rendu (réussites et refus)',
+    failed: "L'action n'a pas pu démarrer",
+  },
+  events: {
+    'selection.toggle': 'Cocher ou décocher une personne',
+    'selection.togglePage': 'Cocher ou décocher la page',
+    'selection.selectAll': 'Sélectionner tous les résultats des filtres',
+    'selection.clear': 'Effacer la sélection (ou filtres changés)',
+    'bulk.choose': 'Choisir une action',
+    'bulk.confirm': 'Confirmer',
+    'bulk.cancel': 'Annuler',
+    'bulk.retry': "Relire l'avancement",
+    'bulk.dismiss': 'Fermer',
+  },
+  actors: {
+    start: "Démarrer l'action (POST /api/v2/users/bulk-actions)",
+    poll: "Lire l'avancement (GET /api/v2/users/bulk-actions/{id})",
+  },
+};
+
+export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin, emailConfirmation, csvExport, bulkAction];
 
 export function workflowId(entry: WorkflowEntry): string {
   return entry.machine.id;
