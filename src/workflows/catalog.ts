@@ -116,8 +116,11 @@ const userActivation: WorkflowEntry = {
   machine: userActivationMachine,
   title: "Activation d'un utilisateur",
   description:
-    "Désactiver, réactiver ou supprimer définitivement un utilisateur de la liste : confirmation, appel, puis succès ou échec. Une action n'est proposée que permise : jamais sur soi-même, pas sur un administrateur pour un utilisateur adhérent, suppression définitive pour le back-office avec USER_DELETE et B2C_USER_DISABLE (spec §2, §4, §8).",
-  screens: [{ path: '/utilisateurs', name: 'Gestion des utilisateurs' }],
+    "Désactiver, réactiver ou supprimer définitivement un utilisateur de la liste, ou lui renvoyer l'invitation s'il ne s'est jamais connecté (depuis la liste ou son profil) : confirmation, appel, puis succès ou échec. Une action n'est proposée que permise : jamais sur soi-même, pas sur un administrateur pour un utilisateur adhérent, suppression définitive pour le back-office avec USER_DELETE et B2C_USER_DISABLE (spec §2, §4, §8).",
+  screens: [
+    { path: '/utilisateurs', name: 'Gestion des utilisateurs' },
+    { path: '/utilisateurs/{id}', name: "Profil utilisateur (Renvoyer l'invitation)" },
+  ],
   states: {
     idle: 'Aucune action en cours',
     confirming: 'Confirmation',
@@ -129,11 +132,12 @@ const userActivation: WorkflowEntry = {
     'user.deactivate': 'Désactiver',
     'user.reactivate': 'Réactiver',
     'user.delete': 'Supprimer définitivement',
+    'user.resendInvitation': "Renvoyer l'invitation (jamais connecté)",
     'activation.confirm': 'Confirmer',
     'activation.cancel': 'Annuler',
     'activation.dismiss': 'Fermer le message',
   },
-  actors: { perform: "Exécuter l'action (POST /api/v2/users/{id}/deactivate ou /reactivate, DELETE /api/v2/users/{id}?hardDelete=true)" },
+  actors: { perform: "Exécuter l'action (POST /api/v2/users/{id}/deactivate, /reactivate ou /resend-invitation, DELETE /api/v2/users/{id}?hardDelete=true)" },
 };
 
 const editTabs: WorkflowEntry = {

@@ -13,6 +13,8 @@ export interface UsersListProps {
   /** More actions on the list, before the others (the CSV export). */
   actions?: ReactNode;
   filters: ReactNode;
+  /** What is selected and what may be done with it (issue 22), between the filters and the table. */
+  toolbar?: ReactNode;
   loading: boolean;
   empty: boolean;
   table: ReactNode;
@@ -45,6 +47,7 @@ export function UsersList(props: UsersListProps) {
         </div>
       </div>
       {props.filters}
+      {props.toolbar}
       {props.loading ? (
         <Spinner label={t.loading} />
       ) : props.empty ? (
