@@ -30,6 +30,7 @@ const detail: UserDetail = {
     isActive: true,
     userType: 'ORGANIZATION',
     lastLoginAt: null,
+    invitationSentAt: null,
     version: 1,
   },
   organizations: [
