@@ -2,6 +2,7 @@
 // JournalDetail). Roles read by their display label on their organization's name and code; an organization
 // caller reads only the roles within its scope. Pure.
 import type { JsonValue } from '../../db/schema.ts';
+import { frenchDateTime } from '../exports/csv.model.ts';
 import {
   FIELD_LABELS,
   organizationLabel,
@@ -72,6 +73,7 @@ function fieldText(field: string, value: JsonValue | undefined, lookups: Journal
   if (field === 'organizationCode' && typeof value === 'string') return organizationLabel(value, lookups.organizationsByCode.get(value));
   if (field === 'roleCode' && typeof value === 'string') return roleLabel(value, lookups);
   if (field === 'invitationId' && (typeof value === 'number' || typeof value === 'string')) return `n° ${value}`;
+  if (field === 'invitationSentAt' && typeof value === 'string') return frenchDateTime(value) || null;
   return valueText(field, value);
 }
 

@@ -13,6 +13,7 @@ export const JOURNAL_ACTION_LABELS: Record<AuditAction, string> = {
   'user.delete': 'Suppression',
   'user.email.request': "Changement d'adresse demandé",
   'user.email.confirm': "Changement d'adresse confirmé",
+  'user.invitation.resend': 'Invitation renvoyée',
   'invitation.create': 'Demande créée',
   'invitation.approve': 'Demande approuvée',
   'invitation.reject': 'Demande rejetée',

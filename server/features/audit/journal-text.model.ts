@@ -65,6 +65,7 @@ export const FIELD_LABELS: Record<string, string> = {
   roles: 'Rôles',
   added: 'Rôles',
   pendingEmail: 'Adresse en attente',
+  invitationSentAt: 'Invitation envoyée le',
   userType: 'Type de compte',
   permissions: 'Permissions',
   invitationId: 'Demande',

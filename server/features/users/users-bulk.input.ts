@@ -1,0 +1,33 @@
+// The body of startUsersBulkAction turned into a checked command: exactly one of userIds and filters (400 naming
+// both fields otherwise). The contract has checked each field's shape already (uuids, 1 to 10,000 distinct ids).
+import { invalid } from '../../core/errors.ts';
+import type { BulkActionKind } from '../../db/schema.ts';
+import type { UserFilterQuery } from './users.input.ts';
+
+export interface BulkActionBody {
+  action: BulkActionKind;
+  userIds?: string[];
+  filters?: Pick<UserFilterQuery, 'search' | 'organizationId' | 'roleCode' | 'includeInactive' | 'excludeSelf'>;
+}
+
+export type BulkSelection = { kind: 'ids'; userIds: readonly string[] } | { kind: 'filters'; filters: UserFilterQuery };
+
+export interface BulkActionCommand {
+  action: BulkActionKind;
+  selection: BulkSelection;
+}
+
+export const BULK_INPUT_MESSAGES = {
+  oneSelection: 'Choisissez les utilisateurs, soit un par un (userIds), soit par les filtres de la liste (filters), pas les deux.',
+} as const;
+
+export function bulkActionCommand(body: BulkActionBody): BulkActionCommand {
+  const byIds = body.userIds !== undefined;
+  const byFilters = body.filters !== undefined;
+  if (byIds === byFilters) {
+    const message = BULK_INPUT_MESSAGES.oneSelection;
+    throw invalid([{ field: 'body.userIds', message }, { field: 'body.filters', message }], message);
+  }
+  // The list's order, so that the report reads as the list did.
+  return { action: body.action, selection: byIds ? { kind: 'ids', userIds: [...new Set(body.userIds)] } : { kind: 'filters', filters: { ...body.filters, sort: 'name', order: 'asc' } } };
+}
