@@ -42,7 +42,8 @@ export function CsvExportControl(props: CsvExportControlProps) {
         // Not disabled while busy: the focus stays on it (a second press is ignored).
         aria-disabled={busy}
         onClick={() => !busy && props.onStart()}
-        className="rounded-lg border border-slate-300 bg-white px-4 py-2 font-semibold text-slate-800 hover:bg-slate-50 aria-disabled:cursor-progress aria-disabled:opacity-70"
+        // In the selection's toolbar, the size of its other actions.
+        className={`rounded-lg border border-slate-300 bg-white font-semibold text-slate-800 hover:bg-slate-50 aria-disabled:cursor-progress aria-disabled:opacity-70 ${props.selection ? 'px-3 py-2 text-sm' : 'px-4 py-2'}`}
       >
         {props.selection ? t.exportSelection : t.exportCsv}
       </button>
