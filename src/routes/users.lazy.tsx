@@ -12,7 +12,6 @@ import { rolesQueryOptions } from '../api/roles';
 import { useSession } from '../session';
 import type { SessionProfile } from '../machines/session/session.machine';
 import { hasPermission, isBackOffice } from '../../rules/permissions';
-import { bulkActionsOffered } from '../domain/user-actions';
 import { roleDisplayLabel } from '../../rules/roles';
 import { compactPageItems, pageRange } from '../domain/pagination';
 import { UsersList } from '../ui/users/users-list';
@@ -54,8 +53,7 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
   const { page: _page, pageSize: _pageSize, ...filters } = usersListQuery(search);
   const { sort: _sort, order: _order, ...bulkFilters } = filters;
   const users = useQuery(usersQueryOptions(api, usersListQuery(search)));
-  const [offered] = useState(() => bulkActionsOffered(actor));
-  const bulk = useBulkSelection({ api, queryClient, offered, filters: bulkFilters, total: users.data?.total, pageIds: (users.data?.items ?? []).map((u) => u.id) });
+  const bulk = useBulkSelection({ api, queryClient, actor, filters: bulkFilters, list: users.data });
   const chosenSiren = orgs.chosenSiren ?? (!backOffice && orgs.unsearchedSirens.length === 1 ? orgs.unsearchedSirens[0] : undefined);
   const title = !backOffice && chosenSiren ? t.titleFor(chosenSiren.name) : t.title;
   useDocumentTitle(title);
@@ -64,11 +62,7 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
   const data = users.data;
   const range = data ? pageRange(data.page, data.pageSize, data.total) : null;
   const ask = (action: ActivationRequest['action'], row: UserRow) =>
-    setRequest({
-      action,
-      target: { id: row.id, name: row.name, isActive: row.isActive },
-      allowed: { deactivate: row.allowed.changeActivation, reactivate: row.allowed.changeActivation, delete: row.allowed.deletePermanently, resendInvitation: row.allowed.resendInvitation },
-    });
+    setRequest({ action, target: { id: row.id, name: row.name, isActive: row.isActive }, allowed: { deactivate: row.allowed.changeActivation, reactivate: row.allowed.changeActivation, delete: row.allowed.deletePermanently, resendInvitation: row.allowed.resendInvitation } });
   const showSirenFilter = backOffice || (hasPermission(actor, 'USER_LIST') && orgs.unsearchedSirens.length > 0);
 
   return (
@@ -96,10 +90,9 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
           bulk?.active && (
             <bulk.Panel
               bulk={bulk}
-              offered={offered}
               exportControl={
                 <Suspense fallback={null}>
-                  <UsersCsvExport api={api} filters={filters} selection={{ userIds: bulk.snapshot.context.selection.kind === 'ids' ? bulk.snapshot.context.selection.ids : null }} />
+                  <UsersCsvExport api={api} filters={filters} selection={{ userIds: bulk.selectedIds }} />
                 </Suspense>
               }
             />

@@ -1,13 +1,12 @@
 // The selection's toolbar and the dialog of its action (confirmation, progress, report).
 import type { ReactNode } from 'react';
-import type { BulkActionName } from '../../domain/user-actions';
 import { BulkToolbar } from '../../ui/users/bulk-toolbar';
 import { BulkActionDialog, type BulkDialogPhase } from '../../ui/users/bulk-action-dialog';
 import type { BulkSelection } from './bulk-selection';
 
 const DIALOG_PHASES: readonly string[] = ['confirming', 'starting', 'running', 'report', 'failed', 'interrupted'] satisfies BulkDialogPhase[];
 
-export function BulkActionPanel({ bulk, offered, exportControl }: { bulk: BulkSelection; offered: BulkActionName[]; exportControl?: ReactNode }) {
+export function BulkActionPanel({ bulk, exportControl }: { bulk: BulkSelection; exportControl?: ReactNode }) {
   const { snapshot, send, count, selectAll } = bulk;
   const { selection, action, job, failure } = snapshot.context;
   // 'running' has children (waiting, polling): its top level names the phase.
@@ -18,7 +17,7 @@ export function BulkActionPanel({ bulk, offered, exportControl }: { bulk: BulkSe
         count={count}
         allSelected={selection.kind === 'all'}
         selectAll={selectAll}
-        actions={offered}
+        actions={snapshot.context.allowed}
         onChoose={(chosen) => send({ type: 'bulk.choose', action: chosen })}
         onClear={() => send({ type: 'selection.clear' })}
         exportControl={exportControl}

@@ -39,7 +39,8 @@ export function bulkView(actor: BulkActor, snapshot: SnapshotFrom<BulkActionMach
   };
   const selectAll =
     selection.kind === 'ids' && page === 'all' && total !== undefined && total > selection.ids.length ? { total, onSelect: () => send({ type: 'selection.selectAll', filters, total }) } : null;
-  return { snapshot, send, table, selectAll, count: selectionCount(selection), active: !snapshot.matches('idle') };
+  const selectedIds = selection.kind === 'ids' ? selection.ids : null;
+  return { snapshot, send, table, selectAll, selectedIds, count: selectionCount(selection), active: !snapshot.matches('idle') };
 }
 
 export type BulkSelection = ReturnType<typeof bulkView>;

@@ -4,12 +4,28 @@ import { useEffect, useRef, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ApiClient } from '../../api/client';
-import type { BulkActionName } from '../../domain/user-actions';
-import type { BulkActor, ListView } from './bulk-selection';
+import type { UserList } from '../../api/users';
+import type { SessionProfile } from '../../machines/session/session.machine';
+import { bulkActionsOffered } from '../../domain/user-actions';
+import type { BulkFilters } from '../../domain/user-selection';
+import type { BulkActor } from './bulk-selection';
 
 type BulkModule = typeof import('./bulk-selection');
 
-export function useBulkSelection({ api, queryClient, offered, ...view }: { api: ApiClient; queryClient: QueryClient; offered: BulkActionName[] } & ListView) {
+interface Options {
+  api: ApiClient;
+  queryClient: QueryClient;
+  actor: SessionProfile;
+  /** The list's filters (its query without page and sort): changing them clears the selection. */
+  filters: BulkFilters;
+  /** The page shown, once loaded (its people and the exact total of the filters). */
+  list: UserList | undefined;
+}
+
+export function useBulkSelection({ api, queryClient, actor: person, filters, list }: Options) {
+  // What the caller may ask for is read once, from their permissions (the server decides anyway).
+  const [offered] = useState(() => bulkActionsOffered(person));
+  const view = { filters, total: list?.total, pageIds: (list?.items ?? []).map((u) => u.id) };
   const [loaded, setLoaded] = useState<{ module: BulkModule; actor: BulkActor } | null>(null);
   useEffect(() => {
     let live = true;
@@ -30,7 +46,7 @@ export function useBulkSelection({ api, queryClient, offered, ...view }: { api: 
   }, [api, queryClient, offered]);
   const snapshot = useSelector(loaded?.actor, (s) => s);
   // Other filters, other people: the selection goes (another page keeps it).
-  const filtersKey = JSON.stringify(view.filters);
+  const filtersKey = JSON.stringify(filters);
   const shownFilters = useRef(filtersKey);
   const actor = loaded?.actor;
   useEffect(() => {
