@@ -116,9 +116,9 @@ test('the back office by keyboard: Space ticks a person, Enter opens the action,
   await expect(tick).toBeChecked();
   await expect(toolbar(page).getByText('1 sélectionné(s)')).toBeVisible();
 
-  // The toolbar stands before the table: back to its action with Shift+Tab.
+  // The toolbar follows the table: on to its action with Tab.
   const deactivate = toolbar(page).getByRole('button', { name: 'Désactiver' });
-  for (let presses = 0; presses < 20 && !(await deactivate.evaluate((e) => e === document.activeElement)); presses++) await page.keyboard.press('Shift+Tab');
+  for (let presses = 0; presses < 20 && !(await deactivate.evaluate((e) => e === document.activeElement)); presses++) await page.keyboard.press('Tab');
   await expect(deactivate).toBeFocused();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('alertdialog', { name: 'Désactiver 1 utilisateur' });

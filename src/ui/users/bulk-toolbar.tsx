@@ -18,10 +18,13 @@ export interface BulkToolbarProps {
 const button = 'rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50';
 const link = 'text-sm font-semibold text-brand-700 underline-offset-2 hover:underline';
 
-/** What is selected on the users list, and what may be done with it (issue 22). Wraps on a phone. */
+/**
+ * What is selected on the users list, and what may be done with it (issue 22): held at the bottom of the screen
+ * while the list scrolls; on a phone its actions scroll sideways in one line.
+ */
 export function BulkToolbar({ count, allSelected, selectAll, actions, onChoose, onClear, exportControl }: BulkToolbarProps) {
   return (
-    <section aria-label={t.toolbar} className="space-y-3 rounded-xl border border-brand-100 bg-brand-50 p-3">
+    <section aria-label={t.toolbar} className="sticky bottom-2 z-20 space-y-2 rounded-xl border border-brand-100 bg-brand-50 p-3 shadow-lg">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <p role="status" className="font-semibold text-slate-900">
           {t.selected(count)}
@@ -39,7 +42,7 @@ export function BulkToolbar({ count, allSelected, selectAll, actions, onChoose, 
           {t.clear}
         </button>
       </div>
-      <div className="flex flex-wrap items-center gap-2">
+      <div className="-mx-1 flex items-center gap-2 overflow-x-auto px-1 pb-1 sm:flex-wrap [&>*]:shrink-0">
         {actions.map((action) => (
           <button key={action} type="button" className={action === 'delete' ? `${button} border-red-300 text-red-800 hover:bg-red-50` : button} onClick={() => onChoose(action)}>
             {t.action[action]}
