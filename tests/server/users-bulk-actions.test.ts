@@ -117,6 +117,21 @@ for (const backend of backends) {
       await app.t.app.bulkActions.drain();
     });
 
+    it('takes a selection of 10,000 ids in one body (up to 512 KiB), and refuses a larger body with 413', async () => {
+      const ids = Array.from({ length: 10_000 }, () => randomUUID());
+      const exported = await app.t.app.inject({
+        method: 'POST',
+        url: '/api/v2/users/export',
+        headers: { authorization: `Bearer ${await app.t.tokenFor(PERSONAS.backoffice)}` },
+        payload: { userIds: ids },
+      });
+      expect(exported.statusCode).toBe(200);
+      expect(readCsv(exported.body, USER_EXPORT_COLUMNS.map((c) => c.header))).toHaveLength(1);
+      const tooLarge = await start(PERSONAS.backoffice, { action: 'deactivate', userIds: ids, filler: 'x'.repeat(200_000) });
+      expect(tooLarge.status).toBe(413);
+      expect(tooLarge.body.message).toBe('Requête trop volumineuse : le corps ne doit pas dépasser 512 Ko.');
+    });
+
     it("exports exactly the chosen users the caller may list, as the list's CSV, with its journal entry", async () => {
       const mine = await freshUser();
       const theirs = await onEhpad();
