@@ -2128,6 +2128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResentInvitation"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2188,6 +2189,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkAction"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
