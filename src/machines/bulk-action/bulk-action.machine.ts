@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate';
+import { assign, setup, type ErrorActorEvent } from 'xstate';
 import { requiredActor } from '../shared/required-actor';
 import { selectionCount, toggleOne, togglePage, type BulkFilters, type UserSelection } from '../../domain/user-selection';
 
@@ -87,14 +87,14 @@ export const bulkActionMachine = setup({
     toggle: assign({ selection: ({ context, event }) => (event.type === 'selection.toggle' ? toggleOne(context.selection, event.id, event.pageIds) : context.selection) }),
     togglePage: assign({ selection: ({ context, event }) => (event.type === 'selection.togglePage' ? togglePage(context.selection, event.pageIds) : context.selection) }),
     selectAll: assign({ selection: ({ context, event }) => (event.type === 'selection.selectAll' ? { kind: 'all', filters: event.filters, total: event.total } : context.selection) }),
-    recordJob: assign({ job: ({ event }) => (event as unknown as { output: BulkJob }).output, failure: null }),
-    recordFailure: assign({ failure: ({ event }) => asFailure((event as unknown as { error: unknown }).error) }),
+    recordJob: assign((_, job: BulkJob) => ({ job, failure: null })),
+    recordFailure: assign((_, error: unknown) => ({ failure: asFailure(error) })),
   },
   guards: {
     isAllowed: ({ context, event }) => event.type === 'bulk.choose' && context.allowed.includes(event.action),
     isLastUnticked: ({ context, event }) =>
       selectionCount(event.type === 'selection.toggle' ? toggleOne(context.selection, event.id, event.pageIds) : event.type === 'selection.togglePage' ? togglePage(context.selection, event.pageIds) : context.selection) === 0,
-    isCompleted: ({ event }) => (event as unknown as { output: BulkJob }).output.status === 'completed',
+    isCompleted: (_, job: BulkJob) => job.status === 'completed',
   },
 }).createMachine({
   id: 'bulk-action',
@@ -130,10 +130,10 @@ export const bulkActionMachine = setup({
         src: 'start',
         input: ({ context }) => ({ action: context.action!, selection: context.selection }),
         onDone: [
-          { guard: 'isCompleted', target: 'report', actions: 'recordJob' },
-          { target: 'running', actions: 'recordJob' },
+          { guard: { type: 'isCompleted', params: ({ event }) => event.output }, target: 'report', actions: { type: 'recordJob', params: ({ event }) => event.output } },
+          { target: 'running', actions: { type: 'recordJob', params: ({ event }) => event.output } },
         ],
-        onError: { target: 'failed', actions: 'recordFailure' },
+        onError: { target: 'failed', actions: { type: 'recordFailure', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
       },
     },
     running: {
@@ -146,10 +146,10 @@ export const bulkActionMachine = setup({
             src: 'poll',
             input: ({ context }) => ({ id: context.job!.id }),
             onDone: [
-              { guard: 'isCompleted', target: '#bulk-action.report', actions: 'recordJob' },
-              { target: 'waiting', actions: 'recordJob' },
+              { guard: { type: 'isCompleted', params: ({ event }) => event.output }, target: '#bulk-action.report', actions: { type: 'recordJob', params: ({ event }) => event.output } },
+              { target: 'waiting', actions: { type: 'recordJob', params: ({ event }) => event.output } },
             ],
-            onError: { target: '#bulk-action.interrupted', actions: 'recordFailure' },
+            onError: { target: '#bulk-action.interrupted', actions: { type: 'recordFailure', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
           },
         },
       },
