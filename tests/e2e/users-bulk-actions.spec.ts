@@ -175,4 +175,12 @@ test("an employer administrator sends a set-up link again to a person who never 
   await (await box(page, person.name)).check();
   await expect(toolbar(page).getByRole('button', { name: "Renvoyer l'invitation" })).toBeVisible();
   await expect(toolbar(page).getByRole('button', { name: 'Supprimer définitivement' })).toHaveCount(0);
+  // Its CSV holds exactly the people ticked.
+  const download = page.waitForEvent('download');
+  await toolbar(page).getByRole('button', { name: 'Exporter la sélection (CSV)' }).click();
+  const file = await download;
+  await expect(toolbar(page).getByRole('status').filter({ hasText: 'Export terminé : 1 ligne.' })).toBeVisible();
+  const lines = fs.readFileSync(await file.path(), 'utf8').trim().split('\r\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(person.email);
 });
