@@ -29,6 +29,7 @@ export const frBulk = {
   confirm: 'Confirmer',
   cancel: 'Annuler',
   starting: "Démarrage de l'action...",
+  running: "L'action est en cours sur le serveur ; son avancement s'affiche ci-dessous.",
   progressLabel: 'Avancement',
   progress: (done: number, total: number) => `${count(done)} sur ${count(total)} traité(s)`,
   reportTitle: {

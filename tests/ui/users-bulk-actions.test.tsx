@@ -137,6 +137,7 @@ describe('the users list (issue 22)', () => {
     const before = listCalls();
     await user.click(within(dialog).getByRole('button', { name: 'Confirmer' }));
     const progress = await screen.findByRole('progressbar', { name: 'Avancement' });
+    expect(screen.getByRole('alertdialog').textContent).toContain("L'action est en cours sur le serveur ; son avancement s'affiche ci-dessous.");
     expect(progress.getAttribute('aria-valuemax')).toBe('2');
     const report = await screen.findByRole('alertdialog', { name: 'Désactivation terminée' }, { timeout: 3000 });
     expect(within(report).getByText('1 sur 2 utilisateurs : réussi.')).toBeTruthy();

@@ -88,7 +88,7 @@ export function BulkActionDialog({ phase, action, count, job, failure, onConfirm
   }, [phase]);
   const title = phase === 'report' ? t.reportTitle[action] : phase === 'failed' ? t.failedTitle : phase === 'interrupted' ? t.interruptedTitle : t.confirmTitle[action](count);
   const description =
-    phase === 'confirming' ? t.confirmText[action](count) : phase === 'failed' ? (failure?.message ?? (failure?.status === 0 ? t.network : t.failed)) : phase === 'interrupted' ? t.interrupted : busy ? t.confirmText[action](count) : '';
+    phase === 'confirming' ? t.confirmText[action](count) : phase === 'failed' ? (failure?.message ?? (failure?.status === 0 ? t.network : t.failed)) : phase === 'interrupted' ? t.interrupted : busy ? t.running : '';
   return (
     <AlertDialog.Root open onOpenChange={(next) => !next && (phase === 'confirming' ? onCancel() : !busy && onDismiss())}>
       <AlertDialog.Portal>
