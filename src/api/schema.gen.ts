@@ -494,7 +494,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The job of an action on many users (startUsersBulkAction) */
+                id: components["parameters"]["BulkActionId"];
             };
             cookie?: never;
         };
@@ -1020,7 +1021,7 @@ export interface components {
         };
         BulkActionRequest: {
             action: components["schemas"]["BulkActionKind"];
-            /** @description The users chosen one by one (exactly one of userIds and filters) */
+            /** @description The users chosen one by one, each once (exactly one of userIds and filters) */
             userIds?: string[];
             filters?: components["schemas"]["BulkActionFilters"];
         };
@@ -1523,6 +1524,8 @@ export interface components {
     };
     parameters: {
         UserId: string;
+        /** @description The job of an action on many users (startUsersBulkAction) */
+        BulkActionId: string;
         /** @description The request number */
         InvitationId: number;
         OrganizationId: string;
@@ -2174,7 +2177,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The job of an action on many users (startUsersBulkAction) */
+                id: components["parameters"]["BulkActionId"];
             };
             cookie?: never;
         };

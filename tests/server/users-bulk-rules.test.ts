@@ -47,8 +47,9 @@ describe('starting an action on many users', () => {
     }
   });
 
-  it('takes exactly one of userIds and filters, ids once each, filters in the list’s order by name', () => {
-    expect(bulkActionCommand({ action: 'deactivate', userIds: ['a', 'b', 'a'] })).toEqual({ action: 'deactivate', selection: { kind: 'ids', userIds: ['a', 'b'] } });
+  it('takes exactly one of userIds and filters, each id once, filters in the list’s order by name', () => {
+    expect(bulkActionCommand({ action: 'deactivate', userIds: ['a', 'b'] })).toEqual({ action: 'deactivate', selection: { kind: 'ids', userIds: ['a', 'b'] } });
+    expect(decision(() => bulkActionCommand({ action: 'deactivate', userIds: ['a', 'b', 'A'] }))).toBe('400 Chaque utilisateur ne figure qu’une fois dans la sélection.');
     expect(bulkActionCommand({ action: 'reactivate', filters: { search: 'dur' } })).toEqual({
       action: 'reactivate',
       selection: { kind: 'filters', filters: { search: 'dur', sort: 'name', order: 'asc' } },

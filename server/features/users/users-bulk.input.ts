@@ -1,5 +1,5 @@
 // The body of startUsersBulkAction turned into a checked command: exactly one of userIds and filters (400 naming
-// both fields otherwise). The contract has checked each field's shape already (uuids, 1 to 10,000 distinct ids).
+// both fields otherwise), each id once. The contract has checked each field's shape already (uuids, 1 to 10,000 ids).
 import { invalid } from '../../core/errors.ts';
 import type { BulkActionKind } from '../../db/schema.ts';
 import type { UserFilterQuery } from './users.input.ts';
@@ -19,6 +19,7 @@ export interface BulkActionCommand {
 
 export const BULK_INPUT_MESSAGES = {
   oneSelection: 'Choisissez les utilisateurs, soit un par un (userIds), soit par les filtres de la liste (filters), pas les deux.',
+  repeated: 'Chaque utilisateur ne figure qu’une fois dans la sélection.',
 } as const;
 
 export function bulkActionCommand(body: BulkActionBody): BulkActionCommand {
@@ -28,6 +29,11 @@ export function bulkActionCommand(body: BulkActionBody): BulkActionCommand {
     const message = BULK_INPUT_MESSAGES.oneSelection;
     throw invalid([{ field: 'body.userIds', message }, { field: 'body.filters', message }], message);
   }
+  if (body.userIds) {
+    const userIds = [...new Set(body.userIds.map((id) => id.toLowerCase()))];
+    if (userIds.length !== body.userIds.length) throw invalid([{ field: 'body.userIds', message: BULK_INPUT_MESSAGES.repeated }]);
+    return { action: body.action, selection: { kind: 'ids', userIds } };
+  }
   // The list's order, so that the report reads as the list did.
-  return { action: body.action, selection: byIds ? { kind: 'ids', userIds: [...new Set(body.userIds)] } : { kind: 'filters', filters: { ...body.filters, sort: 'name', order: 'asc' } } };
+  return { action: body.action, selection: { kind: 'filters', filters: { ...body.filters, sort: 'name', order: 'asc' } } };
 }
