@@ -27,7 +27,7 @@ import { securityHeadersFor } from './plugins/security-headers.ts';
 import { registerApiCors } from './plugins/cors.ts';
 import { registerApiRateLimit } from './plugins/rate-limit.ts';
 import { limitListsInFlight } from './plugins/list-concurrency.ts';
-import { BODY_LIMIT_BYTES, refuseOversizedBodies } from './plugins/body-limit.ts';
+import { refuseOversizedBodies, SELECTION_BODY_LIMIT_BYTES } from './plugins/body-limit.ts';
 import { refuseRequestsWhileClosing } from './plugins/closing.ts';
 import { answerErrors, frameworkErrorAnswer } from './plugins/error-handler.ts';
 import { registerHealth } from './plugins/health.ts';
@@ -37,6 +37,7 @@ import { requestIdFor, traceBindingsOf } from './plugins/tracing.ts';
 import { createMetrics, type PortalMetrics } from './observability/metrics.ts';
 import { createJobRunner, type JobClock, type JobRunner } from './jobs/runner.ts';
 import { scheduledJobs } from './jobs/index.ts';
+import { createBulkActionsWorker, type BulkActionsWorker } from './jobs/bulk-actions-worker.ts';
 import type { ExpiredRowsPurge } from './jobs/expired-rows.ts';
 import type { SigningKeys } from './dev-idp/signing-keys.ts';
 import type { DemoAccountLine } from './dev-idp/pages.ts';
@@ -50,6 +51,8 @@ declare module 'fastify' {
     metrics: PortalMetrics;
     /** The scheduled jobs (server/jobs/): their states, and onRunFinished for the metrics. */
     jobs: JobRunner;
+    /** The worker of the actions on many users (server/jobs/bulk-actions-worker.ts). */
+    bulkActions: BulkActionsWorker;
   }
 }
 
@@ -76,6 +79,11 @@ export interface AppDependencies {
   runJobs?: boolean;
   /** Tests: the job runner's clock and timers. */
   jobClock?: JobClock;
+  /**
+   * Works through the actions on many users from onReady to onClose (default on). Tests that drive the worker
+   * themselves (app.bulkActions.drain()) turn it off.
+   */
+  runBulkActions?: boolean;
 }
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
@@ -94,7 +102,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // The client's address (rate limits, sign-in throttle, logs) from X-Forwarded-For, only through the proxies configured.
     // A number of hops is supported at run time (fastify/lib/request.js), though missing from the option's type.
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
-    bodyLimit: BODY_LIMIT_BYTES,
+    // The largest of the operations' limits; refuseOversizedBodies holds each operation to its own.
+    bodyLimit: SELECTION_BODY_LIMIT_BYTES,
     // Requests arriving while the server closes get the portal's own 503 (plugins/closing.ts), not Fastify's English one.
     return503OnClosing: false,
     // What Fastify refuses before any route (a malformed percent-encoding in the path) gets the portal's error body.
@@ -178,6 +187,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     app.addHook('onReady', async () => jobs.start());
     // Once the server has closed, before main.ts closes the database: the run under way is aborted and awaited.
     app.addHook('onClose', async () => jobs.stop());
+  }
+  const bulkActions = createBulkActionsWorker({ bulk: services.bulkActions, log: app.log.child({ component: 'bulk-actions' }) });
+  app.decorate('bulkActions', bulkActions);
+  services.bulkActions.onStarted(() => bulkActions.wake());
+  if (deps.runBulkActions ?? true) {
+    app.addHook('onReady', async () => bulkActions.start());
+    // Before main.ts closes the database: the person under way is finished, the job let go for the next start.
+    app.addHook('onClose', async () => bulkActions.stop());
   }
   if (config.auth.kind === 'local') {
     if (!deps.signingKeys) throw new Error('the local identity provider needs its signing keys');

@@ -9,6 +9,7 @@ import { documentForOperations, loadApiDocument } from './openapi-document.ts';
 import { organizationsHandlers } from './organizations.ts';
 import { rolesHandlers } from './roles.ts';
 import { usersHandlers } from './users.ts';
+import { usersBulkHandlers } from './users-bulk.ts';
 
 /** A body of a type the API does not take: answered 415 by the error handler, as Fastify's own refusal. */
 class FastifyContentTypeRefusal extends Error {
@@ -23,6 +24,7 @@ class FastifyContentTypeRefusal extends Error {
 export async function registerApi(app: FastifyInstance, services: Services): Promise<void> {
   const handlers = {
     ...usersHandlers(services),
+    ...usersBulkHandlers(services),
     ...organizationsHandlers(services),
     ...rolesHandlers(services),
     ...auditHandlers(services),

@@ -6,6 +6,8 @@ import { personalFields } from '../features/users/users.model.ts';
 import type { UserAction } from '../features/users/users.policy.ts';
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+/** While the user has never signed in, when their latest set-up link was sent (OpenAPI invitationSentAt). */
+const invitationSentAt = (user: UserRow): string | null => (user.last_login_at === null ? iso(user.invitation_sent_at) : null);
 const byCode = (codes: Iterable<string>) => [...new Set(codes)].sort().map((code) => ({ code }));
 
 /** The organization of an assignment, and its role (OpenAPI UserOrganization, UserDetailOrganization). */
@@ -32,6 +34,7 @@ export function toUser(user: UserRow, assignments: readonly AssignmentRecord[], 
     })),
     userType: user.user_type,
     version: user.version,
+    invitationSentAt: invitationSentAt(user),
     allowedActions: [...allowedActions],
   };
 }
@@ -46,6 +49,7 @@ export function toUserDetailUser(user: UserRow) {
     userType: user.user_type,
     lastLoginAt: iso(user.last_login_at),
     version: user.version,
+    invitationSentAt: invitationSentAt(user),
   };
 }
 

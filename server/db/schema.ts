@@ -70,6 +70,8 @@ export interface UsersTable {
   version: Generated<number>;
   /** Migration 0010: a new address waiting for its owner's confirmation (email_change_tokens); null: none. */
   pending_email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 0016: when the latest account set-up link was sent; links made before it no longer work. Null: none known. */
+  invitation_sent_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** Migration 0010: the links of pending e-mail changes; only the SHA-256 of each link's token is kept. */
@@ -139,6 +141,8 @@ export type AuditAction =
   | 'user.delete'
   | 'user.email.request'
   | 'user.email.confirm'
+  /** Migration 0016: a new account set-up link sent to a user who never signed in. */
+  | 'user.invitation.resend'
   | 'invitation.create'
   | 'invitation.approve'
   | 'invitation.reject'
@@ -241,7 +245,36 @@ export interface OidcPayloadsTable {
   consumed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** Migration 0016: a job of one action on many users (POST /api/v2/users/bulk-actions). */
+export type BulkActionKind = 'deactivate' | 'reactivate' | 'resendInvitation' | 'delete';
+
+export interface BulkActionsTable {
+  id: Generated<string>;
+  actor_user_id: string;
+  action: BulkActionKind;
+  status: ColumnType<'running' | 'completed', 'running' | 'completed' | undefined, 'running' | 'completed'>;
+  total: number;
+  created_at: TimestampWithDefault;
+  finished_at: Timestamp | null;
+  lease_owner: string | null;
+  lease_until: Timestamp | null;
+}
+
+/** Migration 0016: one person of a job's selection, and what became of them (null: not yet done). */
+export interface BulkActionTargetsTable {
+  bulk_action_id: string;
+  position: number;
+  user_id: string;
+  outcome: 'succeeded' | 'refused' | null;
+  reason: string | null;
+  name: string | null;
+  email: string | null;
+  done_at: Timestamp | null;
+}
+
 export interface Database {
+  bulk_actions: BulkActionsTable;
+  bulk_action_targets: BulkActionTargetsTable;
   audit_log: AuditLogTable;
   audit_log_organizations: AuditLogOrganizationsTable;
   email_change_tokens: EmailChangeTokensTable;

@@ -19,20 +19,24 @@ const INVALID_LINK =
 type SetupAccount = { subject: string; email: string };
 
 /**
- * The account a token may still set up: signed, unexpired, enabled, without a password yet, and still signing
- * in with the address the link was sent to (a link sent to an address the account no longer has is revoked).
+ * The account a token may still set up: signed, unexpired, enabled, without a password yet, still signing in
+ * with the address the link was sent to (a link sent to an address the account no longer has is revoked), and
+ * the latest link sent to its user (a link sent again revokes those before it: users.invitation_sent_at).
  */
 async function accountForToken(db: Kysely<Database>, secret: string, token: string): Promise<SetupAccount | null> {
   const claims = readAccountSetupClaims(secret, token);
   if (!claims?.emailDigest) return null;
   const row = await db
     .selectFrom('identity_accounts')
-    .select(['subject', 'email'])
-    .where('subject', '=', claims.subject)
-    .where('enabled', '=', true)
-    .where('password_hash', 'is', null)
+    .leftJoin('users', 'users.auth_id', 'identity_accounts.subject')
+    .select(['identity_accounts.subject', 'identity_accounts.email', 'users.invitation_sent_at'])
+    .where('identity_accounts.subject', '=', claims.subject)
+    .where('identity_accounts.enabled', '=', true)
+    .where('identity_accounts.password_hash', 'is', null)
     .executeTakeFirst();
-  return row && emailDigest(row.email) === claims.emailDigest ? row : null;
+  if (!row || emailDigest(row.email) !== claims.emailDigest) return null;
+  if (row.invitation_sent_at && claims.sentAt < new Date(row.invitation_sent_at).getTime()) return null;
+  return { subject: row.subject, email: row.email };
 }
 
 function passwordError(password: string, confirmation: string): string | null {

@@ -13,6 +13,7 @@ import { invitationsService } from './invitations/invitations.service.ts';
 import { organizationsService } from './organizations/organizations.service.ts';
 import { rolesService } from './roles/roles.service.ts';
 import { sessionService } from './session/session.service.ts';
+import { usersBulkService } from './users/users-bulk.service.ts';
 import { usersService } from './users/users.service.ts';
 
 export interface ServiceDeps {
@@ -32,9 +33,11 @@ export interface ServiceDeps {
 }
 
 export function buildServices(deps: ServiceDeps) {
+  const users = usersService(deps);
   return {
     session: sessionService(deps),
-    users: usersService(deps),
+    users,
+    bulkActions: usersBulkService(deps, users),
     invitations: invitationsService(deps),
     organizations: organizationsService(deps),
     roles: rolesService(deps),

@@ -4,13 +4,14 @@
  *   configureAccountSetup(config)(subject: string, email: string): string
  *
  * The link to put in the 'account.invitation' e-mail (accountInvitationMail in server/mail/templates.ts)
- * of a new account whose identity-provider subject is `subject` (users.auth_id), sent to `email`. Call it
- * in the transaction that created the account; it reads nothing from the database.
+ * of an account whose identity-provider subject is `subject` (users.auth_id), sent to `email` at `sentAt`
+ * (recorded as users.invitation_sent_at in the same transaction). It reads nothing from the database.
  * - Local provider: `<PUBLIC_ORIGIN>/oidc/account/setup?token=…`, where the person chooses a password.
  *   The token is signed (HMAC-SHA256, secret kept in the data folder with the provider's keys), expires
  *   after 7 days and is single-use: it is only good while the account has no password, and setting one
  *   consumes every link of that account. It is bound to the address it was sent to (a digest of it): once
- *   the account signs in with another address, the links sent to the old one no longer work.
+ *   the account signs in with another address, the links sent to the old one no longer work. It carries the
+ *   time it was sent: a link sent before the user's latest (users.invitation_sent_at) no longer works.
  * - Azure AD B2C, Entra External ID, any OIDC provider: the portal's sign-in page; the provider runs its
  *   own first sign-in (password set-up or reset flow).
  * buildApp makes it (configureAccountSetup) and hands it to the services that send the e-mail.
@@ -29,14 +30,14 @@ export interface AccountSetupConfig {
   secret: string | null;
 }
 
-/** The link of a new account's set-up e-mail, for the subject of its identity-provider account and the address it is sent to. */
-export type AccountSetupUrl = (subject: string, email: string) => string;
+/** The link of an account's set-up e-mail, for the subject of its identity-provider account, the address it is sent to, and when. */
+export type AccountSetupUrl = (subject: string, email: string, sentAt: Date) => string;
 
 export function configureAccountSetup(config: AccountSetupConfig): AccountSetupUrl {
   const { publicOrigin, provider, secret } = config;
   if (provider === 'local' && !secret) throw new Error('the local provider needs its account set-up secret');
   if (provider !== 'local') return () => `${publicOrigin}${SIGN_IN_PATH}`;
-  return (subject, email) => `${publicOrigin}${ACCOUNT_SETUP_PATH}?token=${createAccountSetupToken(secret!, subject, { email })}`;
+  return (subject, email, sentAt) => `${publicOrigin}${ACCOUNT_SETUP_PATH}?token=${createAccountSetupToken(secret!, subject, { email, now: sentAt })}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -48,6 +49,8 @@ interface TokenPayload {
   em?: string;
   /** Expiry, seconds since the epoch. */
   exp: number;
+  /** When it was sent, milliseconds since the epoch (absent in links made before migration 0016). */
+  sent?: number;
   nonce: string;
 }
 
@@ -55,6 +58,8 @@ export interface AccountSetupClaims {
   subject: string;
   /** emailDigest of the address the link was sent to; null: bound to none. */
   emailDigest: string | null;
+  /** When it was sent (ms since the epoch); 0 for a link that does not say. */
+  sentAt: number;
 }
 
 function signature(secret: string, payload: string): Buffer {
@@ -67,11 +72,13 @@ export function emailDigest(email: string): string {
 }
 
 export function createAccountSetupToken(secret: string, subject: string, options: { now?: Date; ttlSeconds?: number; email?: string } = {}): string {
-  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const sent = (options.now ?? new Date()).getTime();
+  const now = Math.floor(sent / 1000);
   const payload: TokenPayload = {
     sub: subject,
     ...(options.email !== undefined ? { em: emailDigest(options.email) } : {}),
     exp: now + (options.ttlSeconds ?? ACCOUNT_SETUP_TTL_SECONDS),
+    sent,
     nonce: randomBytes(9).toString('base64url'),
   };
   const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
@@ -94,7 +101,7 @@ export function readAccountSetupClaims(secret: string, token: string, now = new 
   }
   if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
   if (payload.exp * 1000 <= now.getTime()) return null;
-  return { subject: payload.sub, emailDigest: typeof payload.em === 'string' ? payload.em : null };
+  return { subject: payload.sub, emailDigest: typeof payload.em === 'string' ? payload.em : null, sentAt: typeof payload.sent === 'number' ? payload.sent : 0 };
 }
 
 /** The subject of a well-signed, unexpired token, else null. */

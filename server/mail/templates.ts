@@ -19,7 +19,7 @@ function fullName(firstName: string | null | undefined, lastName: string | null 
 }
 
 /**
- * A new account: how to sign in the first time. `setupUrl` comes from `accountSetupUrl(subject, email)`
+ * A new account: how to sign in the first time. `setupUrl` comes from `accountSetupUrl(subject, email, sentAt)`
  * (server/dev-idp/account-setup.ts): a single-use link to choose a password at the local provider,
  * or the portal's sign-in page with an external identity provider.
  */

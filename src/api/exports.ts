@@ -33,3 +33,8 @@ export type AuditExportQuery = NonNullable<operations['exportAuditEntries']['par
 export function openAuditExport(api: ApiClient, query: AuditExportQuery, signal: AbortSignal): Promise<CsvFileStream> {
   return csvStream(api.GET('/api/v2/audit/export', { params: { query }, parseAs: 'stream', signal }), 'journal.csv');
 }
+
+/** POST /api/v2/users/export: exactly the users chosen (a selection of the list), as a CSV file, streamed. */
+export function openSelectedUsersExport(api: ApiClient, userIds: string[], signal: AbortSignal): Promise<CsvFileStream> {
+  return csvStream(api.POST('/api/v2/users/export', { body: { userIds }, parseAs: 'stream', signal }), 'utilisateurs.csv');
+}

@@ -78,7 +78,13 @@ export interface paths {
          */
         get: operations["exportUsers"];
         put?: never;
-        post?: never;
+        /**
+         * The chosen users as a CSV file
+         * @description The same CSV as exportUsers (same columns, rights, scope, streaming and journal entry 'users.export') for
+         *     exactly the users of `userIds` (a selection of the users list), sorted by name; those the caller may not
+         *     list (out of their scope, or missing) are left out, as the list would leave them out.
+         */
+        post: operations["exportSelectedUsers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -421,6 +427,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/users/{id}/resend-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a user who never signed in a new set-up link
+         * @description For a user who has never signed in (their account is not set up yet, whatever the identity provider):
+         *     queues a new 'account.invitation' e-mail (the outbox) with a new set-up link, and revokes the links sent
+         *     before (with the local provider, an older link then answers 'Ce lien n'est plus valable'). Rights as
+         *     deactivateUser: USER_CREATE, a user within the caller's reach (404 otherwise), never oneself, and for an
+         *     organization caller never an administrator or a person holding roles outside their scope (403). The user
+         *     must be active (409 'Ce compte est désactivé : réactivez-le avant de renvoyer l'invitation.'); a user who
+         *     has signed in answers 409 'Ce compte a déjà été activé : la personne s'est déjà connectée.'. Written to the
+         *     journal ('user.invitation.resend'). Answers when the new link was sent (also the user's `invitationSentAt`).
+         */
+        post: operations["resendUserInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/bulk-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an action on many users at once (a job)
+         * @description Deactivates, reactivates, sends a new set-up link to, or permanently deletes every user of the selection:
+         *     either `userIds` (1 to 10,000 distinct ids) or `filters` (the users list's filters, same rights and scope as
+         *     listUsers: every user the list would show), exactly one of them (400 otherwise). A selection by filters
+         *     over 100,000 users answers 400 'La sélection dépasse 100 000 utilisateurs : affinez les filtres.'.
+         *     'delete' needs the rights of a permanent delete (back office holding USER_DELETE and B2C_USER_DISABLE),
+         *     the other actions USER_CREATE: 403 for the whole request otherwise.
+         *     The server stores the job and the ids of its selection, answers 202 at once, and works through the
+         *     selection in the background (on any node; a restart resumes it). Each person is decided and written to the
+         *     journal exactly as the single action would do it (deactivateUser, reactivateUser, resendUserInvitation,
+         *     deleteUser with hardDelete), in a transaction of their own, once: a person the single action would refuse
+         *     is a refusal of the report, with the single action's French message (yourself, an administrator you may
+         *     not touch, 'Ce compte est déjà désactivé.', 'Ce compte est déjà actif.', 'Ce compte a déjà été activé : la
+         *     personne s'est déjà connectée.', 'Utilisateur introuvable.' for a user out of reach or gone…).
+         *     Follow it with getUsersBulkAction.
+         */
+        post: operations["startUsersBulkAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/bulk-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job of an action on many users (startUsersBulkAction) */
+                id: components["parameters"]["BulkActionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Where an action on many users stands
+         * @description The job's progress as the database holds it: how many persons are done, how many succeeded, and each
+         *     refusal with its reason. Only the person who started it reads it (404 for anyone else, as for a missing one).
+         */
+        get: operations["getUsersBulkAction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/invitations": {
         parameters: {
             query?: never;
@@ -754,7 +846,7 @@ export interface components {
          */
         InvitationType: "NEW_ADMIN" | "ROLE_ASSIGNMENT";
         /** @enum {string} */
-        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "invitation.create" | "invitation.approve" | "invitation.reject" | "users.export" | "journal.export";
+        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "user.invitation.resend" | "invitation.create" | "invitation.approve" | "invitation.reject" | "users.export" | "journal.export";
         ErrorBody: {
             /**
              * @description Machine code
@@ -849,14 +941,21 @@ export interface components {
             organizations: components["schemas"]["UserOrganization"][];
             userType: components["schemas"]["UserType"];
             version: number;
+            /**
+             * Format: date-time
+             * @description While the user has never signed in: when their latest set-up link was sent (creation, approval of a
+             *     request creating them, resendUserInvitation). Null once they have signed in, or when none was ever sent.
+             */
+            invitationSentAt: string | null;
             allowedActions: components["schemas"]["UserActions"];
         };
         /**
          * @description What the caller may do on this user, as the server's policy decides it (the same decisions the
          *     changes make): edit (details or the roles within the caller's reach), deactivate (an active user),
-         *     reactivate (an inactive one), delete (permanently). An action left out answers 403 or 404 if tried.
+         *     reactivate (an inactive one), delete (permanently), resendInvitation (an active user who has never signed
+         *     in, whose account the caller may change; never oneself). An action left out answers 403, 404 or 409 if tried.
          */
-        UserActions: ("edit" | "deactivate" | "reactivate" | "delete")[];
+        UserActions: ("edit" | "deactivate" | "reactivate" | "delete" | "resendInvitation")[];
         /** @description A user as listed by listUsers, with whether an administrator or role request is pending for them */
         UserListItem: components["schemas"]["User"] & {
             /**
@@ -895,6 +994,67 @@ export interface components {
             /** Format: date-time */
             lastLoginAt: string | null;
             version: number;
+            /**
+             * Format: date-time
+             * @description While the user has never signed in: when their latest set-up link was sent (creation, approval of a
+             *     request creating them, resendUserInvitation). Null once they have signed in, or when none was ever sent.
+             */
+            invitationSentAt: string | null;
+        };
+        ResentInvitation: {
+            /**
+             * Format: date-time
+             * @description When the new set-up link was sent
+             */
+            invitationSentAt: string;
+        };
+        /** @enum {string} */
+        BulkActionKind: "deactivate" | "reactivate" | "resendInvitation" | "delete";
+        /** @description The users list's filters (listUsers), with the same meaning and reach */
+        BulkActionFilters: {
+            search?: string;
+            /** Format: uuid */
+            organizationId?: string;
+            roleCode?: components["schemas"]["RoleCode"];
+            includeInactive?: boolean;
+            excludeSelf?: boolean;
+        };
+        BulkActionRequest: {
+            action: components["schemas"]["BulkActionKind"];
+            /** @description The users chosen one by one, each once (exactly one of userIds and filters) */
+            userIds?: string[];
+            filters?: components["schemas"]["BulkActionFilters"];
+        };
+        BulkActionRefusal: {
+            /** Format: uuid */
+            userId: string;
+            /** @description First name and last name, as the caller may see them ('' for a user out of reach or gone) */
+            name: string;
+            /** @description The e-mail, as the caller may see it ('' for a user out of reach or gone) */
+            email: string;
+            /** @description The French message the single action answers for this person */
+            reason: string;
+        };
+        BulkAction: {
+            /** Format: uuid */
+            id: string;
+            action: components["schemas"]["BulkActionKind"];
+            /** @enum {string} */
+            status: "running" | "completed";
+            /** @description Persons in the selection */
+            total: number;
+            /** @description Persons done (succeeded or refused) */
+            processed: number;
+            succeeded: number;
+            /** @description Each person refused so far, in the selection's order */
+            refusals: components["schemas"]["BulkActionRefusal"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        ExportSelectedUsersRequest: {
+            userIds: string[];
         };
         RoleSummary: {
             id: number;
@@ -1364,6 +1524,8 @@ export interface components {
     };
     parameters: {
         UserId: string;
+        /** @description The job of an action on many users (startUsersBulkAction) */
+        BulkActionId: string;
         /** @description The request number */
         InvitationId: number;
         OrganizationId: string;
@@ -1468,6 +1630,39 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportSelectedUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportSelectedUsersRequest"];
+            };
+        };
+        responses: {
+            /** @description The CSV file, streamed */
+            200: {
+                headers: {
+                    /** @description attachment; filename="{name}-{YYYY-MM-DD}.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1912,6 +2107,96 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendUserInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new link is on its way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResentInvitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startUsersBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The job, started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUsersBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job of an action on many users (startUsersBulkAction) */
+                id: components["parameters"]["BulkActionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,4 +1,4 @@
-import { isBackOffice, type SessionUser } from '../../rules/permissions';
+import { hasPermission, isBackOffice, type SessionUser } from '../../rules/permissions';
 
 /** What the list needs of a target user to decide the row actions (spec §4, §6). */
 export interface TargetUser {
@@ -20,7 +20,7 @@ export function holdsInternalRole(target: TargetUser): boolean {
 }
 
 /** An action on a user's row, as the server's allowedActions names it (OpenAPI UserActions). */
-export type UserAction = 'edit' | 'deactivate' | 'reactivate' | 'delete';
+export type UserAction = 'edit' | 'deactivate' | 'reactivate' | 'delete' | 'resendInvitation';
 
 /**
  * Which words explain an action the server left out of allowedActions (the right itself is never decided
@@ -29,4 +29,17 @@ export type UserAction = 'edit' | 'deactivate' | 'reactivate' | 'delete';
  */
 export function refusalKind(actor: SessionUser & { id: string }, target: TargetUser): 'protected' | 'noRight' {
   return actor.id === target.id || (!isBackOffice(actor) && holdsAdminRole(target)) ? 'protected' : 'noRight';
+}
+
+/** An action on a selection of the users list (issue 22). */
+export type BulkActionName = 'deactivate' | 'reactivate' | 'resendInvitation' | 'delete';
+
+/**
+ * The actions the selection's toolbar offers, from the caller's permissions (the server decides each person,
+ * and the whole request, anyway): changing users needs USER_CREATE; a permanent delete, the back office
+ * holding USER_DELETE and B2C_USER_DISABLE (spec §2, §6).
+ */
+export function bulkActionsOffered(actor: SessionUser): BulkActionName[] {
+  const offered: BulkActionName[] = hasPermission(actor, 'USER_CREATE') ? ['deactivate', 'reactivate', 'resendInvitation'] : [];
+  return isBackOffice(actor) && hasPermission(actor, ['USER_DELETE', 'B2C_USER_DISABLE'], 'all') ? [...offered, 'delete'] : offered;
 }

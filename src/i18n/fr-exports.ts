@@ -3,6 +3,9 @@ const lines = (n: number) => `${n.toLocaleString('fr-FR')} ligne${n > 1 ? 's' : 
 
 export const frExports = {
   exportCsv: 'Exporter (CSV)',
+  /** Issue 22: the people selected on the users list only. */
+  exportSelection: 'Exporter la sélection (CSV)',
+  exportSelectionDescription: 'Télécharger les utilisateurs sélectionnés au format CSV (Excel, LibreOffice)',
   exportDescription: 'Télécharger la liste filtrée au format CSV (Excel, LibreOffice)',
   inProgress: (rows: number) => `Export en cours… ${lines(rows)}`,
   saving: (rows: number) => `Enregistrement du fichier… ${lines(rows)}`,

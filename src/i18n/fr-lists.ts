@@ -21,6 +21,11 @@ export const frLists = {
     searchLabel: 'Rechercher un utilisateur',
     columns: { name: 'Nom', email: 'Email', lastLogin: 'Dernière connexion', roles: 'Rôles', actions: 'Actions' },
     never: 'N/A',
+    /** Issue 22: until the first sign-in, when the latest set-up link was sent (DD/MM/YYYY). */
+    invitationSent: (date: string) => `Invitation envoyée le ${date}`,
+    resendInvitation: "Renvoyer l'invitation",
+    selectUser: (name: string) => `Sélectionner ${name}`,
+    selectPage: 'Sélectionner les utilisateurs de la page',
     range: (from: number, to: number, total: number) => `Affichage ${from}-${to} sur ${total} utilisateurs`,
     none: 'Aucun utilisateur',
     empty: 'Aucun utilisateur trouvé',

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { createLazyRoute, Link } from '@tanstack/react-router';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { isUuid } from '../lib/search-params';
@@ -9,13 +9,20 @@ import { groupBySiren } from '../domain/user-profile';
 import { Spinner } from '../ui/spinner';
 import { UserNotFound, UserProfile } from '../ui/users/user-profile';
 import { UserHistory } from '../features/journal/user-history';
+import type { ActivationRequest } from '../features/users/users-activation';
+import { useToast } from '../ui/toaster';
 import { fr } from '../i18n/fr';
 
 const t = fr.userProfile;
+// Issue 22: a new set-up link, confirmed as on the list (the user-activation machine), loaded on the first press.
+const ActivationFlow = lazy(() => import('../features/users/users-activation'));
+const TOAST_MS = 3300;
 const isUserId = (id: string) => isUuid(id);
 
 function ProfileScreen() {
-  const { api } = Route.useRouteContext();
+  const { api, queryClient } = Route.useRouteContext();
+  const toast = useToast();
+  const [request, setRequest] = useState<ActivationRequest | null>(null);
   const { id } = Route.useParams();
   const valid = isUserId(id);
   const query = useQuery({ ...userQueryOptions(api, id), enabled: valid });
@@ -39,6 +46,8 @@ function ProfileScreen() {
   }
   // Whether the caller may edit is the server's word (allowedActions).
   const editable = detail.allowedActions.includes('edit');
+  const resendable = detail.allowedActions.includes('resendInvitation');
+  const name = `${detail.user.firstName} ${detail.user.lastName}`.trim();
   return (
     <div className="space-y-5">
       {back}
@@ -46,13 +55,27 @@ function ProfileScreen() {
         user={detail.user}
         sirens={sirens}
         actions={
-          editable && (
-            <Link to="/utilisateurs/edit/$userId" params={{ userId: detail.user.id }} className="rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
-              {t.edit}
-            </Link>
-          )
+          <div className="flex flex-wrap gap-2">
+            {resendable && (
+              <button type="button" onClick={() =>
+                  setRequest({ action: 'resendInvitation', target: { id: detail.user.id, name, isActive: detail.user.isActive }, allowed: { deactivate: false, reactivate: false, delete: false, resendInvitation: true } })
+                } className="rounded-lg border border-brand-600 px-4 py-2 font-semibold text-brand-700 hover:bg-brand-50">
+                {fr.usersList.resendInvitation}
+              </button>
+            )}
+            {editable && (
+              <Link to="/utilisateurs/edit/$userId" params={{ userId: detail.user.id }} className="rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+                {t.edit}
+              </Link>
+            )}
+          </div>
         }
       />
+      {request && (
+        <Suspense fallback={null}>
+          <ActivationFlow api={api} queryClient={queryClient} request={request} onOutcome={(outcome) => toast({ ...outcome, durationMs: TOAST_MS })} onClose={() => setRequest(null)} />
+        </Suspense>
+      )}
       {/* The person's entries of the journal (issue 21), as far as the caller's scope reaches. */}
       <UserHistory api={api} userId={detail.user.id} />
     </div>

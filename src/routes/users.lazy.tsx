@@ -5,15 +5,15 @@ import { Guarded } from '../features/session/guarded';
 import type { ActivationRequest } from '../features/users/users-activation';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { useUsersOrganizationFilters } from '../features/users/use-users-organization-filters';
-import { usersQueryOptions, type User } from '../api/users';
+import { useUserRows } from '../features/users/use-user-rows';
+import { useBulkSelection } from '../features/users/use-bulk-selection';
+import { usersQueryOptions } from '../api/users';
 import { rolesQueryOptions } from '../api/roles';
 import { useSession } from '../session';
 import type { SessionProfile } from '../machines/session/session.machine';
 import { hasPermission, isBackOffice } from '../../rules/permissions';
-import { refusalKind } from '../domain/user-actions';
-import { roleDisplayLabel, roleTone } from '../../rules/roles';
+import { roleDisplayLabel } from '../../rules/roles';
 import { compactPageItems, pageRange } from '../domain/pagination';
-import { formatDateTime } from '../domain/dates';
 import { UsersList } from '../ui/users/users-list';
 import { UsersFilters } from '../ui/users/users-filters';
 import { UsersTable, type UserRow } from '../ui/users/users-table';
@@ -31,26 +31,6 @@ const loadActivationFlow = () => import('../features/users/users-activation');
 const ActivationFlow = lazy(loadActivationFlow);
 // The CSV export's button draws after the list; its machine loads on the first press (issue 21).
 const UsersCsvExport = lazy(() => import('../features/csv-export/users-csv-export'));
-
-function toRow(actor: SessionProfile, user: User, roleNames: Map<string, string>): UserRow {
-  const name = `${user.firstName} ${user.lastName}`.trim();
-  const target = { id: user.id, isActive: user.isActive, roles: user.roles, organizations: user.organizations };
-  return {
-    id: user.id,
-    name,
-    email: user.email,
-    lastLogin: formatDateTime(user.lastLoginAt),
-    isActive: user.isActive,
-    roles: user.roles.map((code) => ({ code, label: roleDisplayLabel(roleNames.get(code) ?? code), tone: roleTone(code) })),
-    // What the caller may do is the server's (allowedActions); only the words of a refusal are chosen here.
-    allowed: {
-      edit: user.allowedActions.includes('edit'),
-      changeActivation: user.allowedActions.includes(user.isActive ? 'deactivate' : 'reactivate'),
-      deletePermanently: user.allowedActions.includes('delete'),
-      refusal: refusalKind(actor, target),
-    },
-  };
-}
 
 function UsersScreen({ actor }: { actor: SessionProfile }) {
   const router = useRouter();
@@ -71,17 +51,18 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
   const roles = useQuery(rolesQueryOptions(api));
   // Started by the route's loader already, with the screen's code; the export takes the same filters, all pages.
   const { page: _page, pageSize: _pageSize, ...filters } = usersListQuery(search);
+  const { sort: _sort, order: _order, ...bulkFilters } = filters;
   const users = useQuery(usersQueryOptions(api, usersListQuery(search)));
+  const bulk = useBulkSelection({ api, queryClient, actor, filters: bulkFilters, list: users.data });
   const chosenSiren = orgs.chosenSiren ?? (!backOffice && orgs.unsearchedSirens.length === 1 ? orgs.unsearchedSirens[0] : undefined);
   const title = !backOffice && chosenSiren ? t.titleFor(chosenSiren.name) : t.title;
   useDocumentTitle(title);
 
-  const roleNames = new Map((roles.data ?? []).map((r) => [r.code, r.name]));
-  const rows = (users.data?.items ?? []).map((u) => toRow(actor, u, roleNames));
+  const rows = useUserRows(actor, users.data?.items, roles.data);
   const data = users.data;
   const range = data ? pageRange(data.page, data.pageSize, data.total) : null;
   const ask = (action: ActivationRequest['action'], row: UserRow) =>
-    setRequest({ action, target: { id: row.id, name: row.name, isActive: row.isActive }, allowed: { deactivate: row.allowed.changeActivation, reactivate: row.allowed.changeActivation, delete: row.allowed.deletePermanently } });
+    setRequest({ action, target: { id: row.id, name: row.name, isActive: row.isActive }, allowed: { deactivate: row.allowed.changeActivation, reactivate: row.allowed.changeActivation, delete: row.allowed.deletePermanently, resendInvitation: row.allowed.resendInvitation } });
   const showSirenFilter = backOffice || (hasPermission(actor, 'USER_LIST') && orgs.unsearchedSirens.length > 0);
 
   return (
@@ -105,6 +86,18 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
             search={{ value: search.search, delayMs: SEARCH_DEBOUNCE_MS, onSearch: (text) => update({ search: text, page: 1 }) }}
           />
         }
+        toolbar={
+          bulk?.active && (
+            <bulk.Panel
+              bulk={bulk}
+              exportControl={
+                <Suspense fallback={null}>
+                  <UsersCsvExport api={api} filters={filters} selection={{ userIds: bulk.selectedIds }} />
+                </Suspense>
+              }
+            />
+          )
+        }
         loading={users.isPending}
         empty={rows.length === 0}
         table={
@@ -119,6 +112,8 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
             onDeactivate={(row) => ask('deactivate', row)}
             onReactivate={(row) => ask('reactivate', row)}
             onDelete={(row) => ask('delete', row)}
+            onResendInvitation={(row) => ask('resendInvitation', row)}
+            selection={bulk?.table ?? null}
           />
         }
         summary={users.isPending ? '' : range && data ? t.range(range.from, range.to, data.total) : t.none}

@@ -6,6 +6,8 @@ export interface Column<S extends string> {
   /** A column that sorts by this key when its header is pressed. */
   sortKey?: S;
   align?: 'left' | 'right';
+  /** Drawn in the header instead of the label (the page's selection box); the label then names nothing visible. */
+  header?: ReactNode;
 }
 
 /** Whether the table is wider than its frame (a phone, 200 % zoom), followed as either changes size. */
@@ -77,7 +79,7 @@ export function DataTable<S extends string>({
                 <SortableHeader key={column.label} label={column.label} active={sort === sortKey} order={order} onSort={() => onSort(sortKey)} />
               ) : (
                 <th key={column.label} scope="col" className={`px-3 py-2 font-semibold ${column.align === 'right' ? 'text-right' : 'text-left'}`}>
-                  {column.label}
+                  {column.header ?? column.label}
                 </th>
               );
             })}

@@ -9,6 +9,7 @@ import { creationWizardMachine } from '../machines/creation-wizard/creation-wiza
 import { assignAdminMachine } from '../machines/assign-admin/assign-admin.machine';
 import { emailConfirmationMachine } from '../machines/email-confirmation/email-confirmation.machine';
 import { csvExportMachine } from '../machines/csv-export/csv-export.machine';
+import { bulkActionMachine } from '../machines/bulk-action/bulk-action.machine';
 import type { WorkflowEntry } from './catalog-types';
 
 export type { WorkflowCoverage, WorkflowEntry, WorkflowScreen } from './catalog-types';
@@ -115,8 +116,11 @@ const userActivation: WorkflowEntry = {
   machine: userActivationMachine,
   title: "Activation d'un utilisateur",
   description:
-    "Désactiver, réactiver ou supprimer définitivement un utilisateur de la liste : confirmation, appel, puis succès ou échec. Une action n'est proposée que permise : jamais sur soi-même, pas sur un administrateur pour un utilisateur adhérent, suppression définitive pour le back-office avec USER_DELETE et B2C_USER_DISABLE (spec §2, §4, §8).",
-  screens: [{ path: '/utilisateurs', name: 'Gestion des utilisateurs' }],
+    "Désactiver, réactiver ou supprimer définitivement un utilisateur de la liste, ou lui renvoyer l'invitation s'il ne s'est jamais connecté (depuis la liste ou son profil) : confirmation, appel, puis succès ou échec. Une action n'est proposée que permise : jamais sur soi-même, pas sur un administrateur pour un utilisateur adhérent, suppression définitive pour le back-office avec USER_DELETE et B2C_USER_DISABLE (spec §2, §4, §8).",
+  screens: [
+    { path: '/utilisateurs', name: 'Gestion des utilisateurs' },
+    { path: '/utilisateurs/{id}', name: "Profil utilisateur (Renvoyer l'invitation)" },
+  ],
   states: {
     idle: 'Aucune action en cours',
     confirming: 'Confirmation',
@@ -128,11 +132,12 @@ const userActivation: WorkflowEntry = {
     'user.deactivate': 'Désactiver',
     'user.reactivate': 'Réactiver',
     'user.delete': 'Supprimer définitivement',
+    'user.resendInvitation': "Renvoyer l'invitation (jamais connecté)",
     'activation.confirm': 'Confirmer',
     'activation.cancel': 'Annuler',
     'activation.dismiss': 'Fermer le message',
   },
-  actors: { perform: "Exécuter l'action (POST /api/v2/users/{id}/deactivate ou /reactivate, DELETE /api/v2/users/{id}?hardDelete=true)" },
+  actors: { perform: "Exécuter l'action (POST /api/v2/users/{id}/deactivate, /reactivate ou /resend-invitation, DELETE /api/v2/users/{id}?hardDelete=true)" },
 };
 
 const editTabs: WorkflowEntry = {
@@ -289,7 +294,42 @@ const csvExport: WorkflowEntry = {
   },
 };
 
-export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin, emailConfirmation, csvExport];
+const bulkAction: WorkflowEntry = {
+  machine: bulkActionMachine,
+  title: 'Actions sur plusieurs utilisateurs',
+  description:
+    "Sélection dans la liste des utilisateurs (des personnes cochées, gardées d'une page à l'autre, ou tous les résultats des filtres), puis une action : désactiver, réactiver, renvoyer l'invitation, ou supprimer définitivement (back-office avec USER_DELETE et B2C_USER_DISABLE). Une confirmation nomme le nombre et l'action ; le serveur mène l'action comme une tâche, dont l'avancement est lu chaque seconde ; puis un compte rendu : combien ont réussi, et chaque refus avec sa raison. La liste est relue à la fin (issue 22).",
+  screens: [{ path: '/utilisateurs', name: 'Gestion des utilisateurs (sélection et actions)' }],
+  states: {
+    idle: 'Aucune sélection',
+    selecting: 'Sélection en cours',
+    confirming: "Confirmation (nombre et action)",
+    starting: "Démarrage de l'action",
+    running: 'Action en cours (avancement)',
+    'running.waiting': 'Attente avant la lecture suivante (1 s)',
+    'running.polling': "Lecture de l'avancement",
+    interrupted: "Suivi de l'action interrompu",
+    report: 'Compte rendu (réussites et refus)',
+    failed: "L'action n'a pas pu démarrer",
+  },
+  events: {
+    'selection.toggle': 'Cocher ou décocher une personne',
+    'selection.togglePage': 'Cocher ou décocher la page',
+    'selection.selectAll': 'Sélectionner tous les résultats des filtres',
+    'selection.clear': 'Effacer la sélection (ou filtres changés)',
+    'bulk.choose': 'Choisir une action',
+    'bulk.confirm': 'Confirmer',
+    'bulk.cancel': 'Annuler',
+    'bulk.retry': "Relire l'avancement",
+    'bulk.dismiss': 'Fermer',
+  },
+  actors: {
+    start: "Démarrer l'action (POST /api/v2/users/bulk-actions)",
+    poll: "Lire l'avancement (GET /api/v2/users/bulk-actions/{id})",
+  },
+};
+
+export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin, emailConfirmation, csvExport, bulkAction];
 
 export function workflowId(entry: WorkflowEntry): string {
   return entry.machine.id;

@@ -60,7 +60,8 @@ test('back office filters by SIREN, SIRET and role, searches, sorts and pages', 
 
   await page.getByLabel('Filtrer par rôle :').selectOption({ label: 'Comptable' });
   await expect(page).toHaveURL(/role=COMPTABLE/);
-  const badges = page.getByRole('row').locator('td:nth-child(4)');
+  // (The first column holds the selection's boxes, issue 22.)
+  const badges = page.getByRole('row').locator('td:nth-child(5)');
   await expect(badges.first()).toBeVisible();
 
   await page.getByLabel('Filtrer par rôle :').selectOption({ label: 'Tous' });
@@ -70,7 +71,7 @@ test('back office filters by SIREN, SIRET and role, searches, sorts and pages', 
   // sorted one arrives (keepPreviousData).
   await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'ascending');
   await expect(page.getByRole('table')).not.toHaveAttribute('aria-busy', 'true');
-  const emails = await page.getByRole('row').locator('td:nth-child(2)').allTextContents();
+  const emails = await page.getByRole('row').locator('td:nth-child(3)').allTextContents();
   expect(emails.length).toBeGreaterThan(1);
   expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b)));
   await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Page 2' }).click();

@@ -9,8 +9,8 @@ const modelMachine = userActivationMachine.provide({
 
 const active: ActivationTarget = { id: 'u1', name: 'Jeanne Martin', isActive: true };
 const inactive: ActivationTarget = { ...active, isActive: false };
-const all = { deactivate: true, reactivate: true, delete: true };
-const none = { deactivate: false, reactivate: false, delete: false };
+const all = { deactivate: true, reactivate: true, delete: true, resendInvitation: true };
+const none = { deactivate: false, reactivate: false, delete: false, resendInvitation: false };
 
 const events: ModelEvent<typeof modelMachine>[] = [
   { type: 'user.deactivate', target: active, allowed: all },
@@ -20,6 +20,9 @@ const events: ModelEvent<typeof modelMachine>[] = [
   { type: 'user.reactivate', target: active, allowed: all },
   { type: 'user.delete', target: active, allowed: all },
   { type: 'user.delete', target: active, allowed: none },
+  { type: 'user.resendInvitation', target: active, allowed: all },
+  { type: 'user.resendInvitation', target: inactive, allowed: all },
+  { type: 'user.resendInvitation', target: active, allowed: none },
   { type: 'activation.confirm' },
   { type: 'activation.cancel' },
   { type: 'activation.dismiss' },
@@ -40,6 +43,7 @@ export const model: MachineModel<typeof modelMachine> = {
     if (!allowed[action]) throw new Error(`${action} went on although refused`);
     if (action === 'deactivate' && !target.isActive) throw new Error('deactivating an inactive user');
     if (action === 'reactivate' && target.isActive) throw new Error('reactivating an active user');
+    if (action === 'resendInvitation' && !target.isActive) throw new Error('a new set-up link for an inactive user');
     if (s.matches('failed') && !s.context.failure) throw new Error('failed without a failure');
   },
 };

@@ -29,14 +29,15 @@ for (const backend of backends) {
     it('tells the read-only back office it may change nobody, and the back office everything', async () => {
       const user = await clinicUser();
       expect(await actionsFor(PERSONAS.lecteur, user.id)).toEqual([]);
-      expect(await actionsFor(PERSONAS.backoffice, user.id)).toEqual(['edit', 'deactivate', 'delete']);
+      // A person who never signed in may be sent a new set-up link (issue 22); not once inactive.
+      expect(await actionsFor(PERSONAS.backoffice, user.id)).toEqual(['edit', 'deactivate', 'delete', 'resendInvitation']);
       const inactive = await clinicUser(false);
       expect(await actionsFor(PERSONAS.backoffice, inactive.id)).toEqual(['edit', 'reactivate', 'delete']);
     });
 
     it("tells an administrator what the policy lets them do: not on an administrator, not on themselves, only roles on another company's person", async () => {
       const user = await clinicUser();
-      expect(await actionsFor(PERSONAS.adminClinique, user.id)).toEqual(['edit', 'deactivate']);
+      expect(await actionsFor(PERSONAS.adminClinique, user.id)).toEqual(['edit', 'deactivate', 'resendInvitation']);
       expect(await actionsFor(PERSONAS.adminClinique, (await clinicUser(false)).id)).toEqual(['edit', 'reactivate']);
       expect(await actionsFor(PERSONAS.adminClinique, (await clinicUser(true, 'ADMIN_ADHERENT')).id)).toEqual([]);
       expect(await actionsFor(PERSONAS.adminClinique, await userIdOf(t, PERSONAS.adminClinique))).toEqual([]);

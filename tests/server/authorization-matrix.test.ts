@@ -67,6 +67,14 @@ async function pendingEmailLink(c: Context): Promise<string> {
     .execute();
   return token;
 }
+/** A job of the back office's, deactivating a clinic user (stored as startUsersBulkAction stores it). */
+async function backOfficeJob(c: Context): Promise<string> {
+  const db = c.t.database.handle.db;
+  const starter = await db.selectFrom('users').select('id').where('email', '=', 'backoffice@portail.test').executeTakeFirstOrThrow();
+  const job = await db.insertInto('bulk_actions').values({ actor_user_id: starter.id, action: 'deactivate', total: 1 }).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('bulk_action_targets').values({ bulk_action_id: job.id, position: 1, user_id: (await clinicUser(c)).id }).execute();
+  return job.id;
+}
 const uniqueEmail = () => `matrice.${Math.random().toString(36).slice(2, 10)}@exemple-test.fr`;
 
 const personal = { jobTitle: 'Comptable', phoneNumber: '0612345678', mobilePhone: null, street: '3 rue des Lilas', city: 'Angers', postalCode: '49000' };
@@ -156,6 +164,17 @@ const MATRIX: Record<string, Row> = {
     call: async (c) => ({ method: 'DELETE', url: `/api/v2/users/${(await clinicUser(c)).id}?hardDelete=true` }),
     expect: { backoffice: 204, lecteur: 403, 'admin.clinique': 403, 'rh.clinique': 403, 'admin.ehpad': 403, inactif: 403, 'deux.societes': 403, 'bureau.role': 403 },
   },
+  // A clinic user who never signed in: a new set-up link, with a deactivation's rights.
+  resendUserInvitation: { call: async (c) => ({ method: 'POST', url: `/api/v2/users/${(await clinicUser(c)).id}/resend-invitation` }), expect: changeUser },
+  // USER_CREATE lets a deactivation job start (each person is then decided alone: users-bulk-actions.test.ts).
+  startUsersBulkAction: {
+    call: async (c) => ({ method: 'POST', url: '/api/v2/users/bulk-actions', body: { action: 'deactivate', userIds: [(await clinicUser(c)).id] } }),
+    expect: { backoffice: 202, lecteur: 403, 'admin.clinique': 202, 'rh.clinique': 403, 'admin.ehpad': 202, inactif: 403, 'deux.societes': 202, 'bureau.role': 403 },
+  },
+  // A job the back office started: only it reads it.
+  getUsersBulkAction: { call: async (c) => ({ method: 'GET', url: `/api/v2/users/bulk-actions/${await backOfficeJob(c)}` }), expect: { ...same(404), backoffice: 200 } },
+  // The list's rights, as exportUsers.
+  exportSelectedUsers: { call: async (c) => ({ method: 'POST', url: '/api/v2/users/export', body: { userIds: [(await clinicUser(c)).id] } }), expect: { ...same(200), 'rh.clinique': 403 } },
   listInvitations: { call: async () => ({ method: 'GET', url: '/api/v2/invitations' }), expect: backOfficeRead },
   getInvitation: { call: async (c) => ({ method: 'GET', url: `/api/v2/invitations/${(await c.f.pendingInvitation({ sirenId: c.clinicSiren.id })).id}` }), expect: backOfficeRead },
   createInvitation: {

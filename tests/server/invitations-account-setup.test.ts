@@ -129,9 +129,9 @@ describe('account set-up tokens and links', () => {
 
   it("points to the portal's sign-in page with an external identity provider", () => {
     let accountSetupUrl = configureAccountSetup({ publicOrigin: 'https://habilitations.example.fr', provider: 'b2c', secret: null });
-    expect(accountSetupUrl('any-subject', 'personne@exemple.fr')).toBe('https://habilitations.example.fr/authentication/sign-in');
+    expect(accountSetupUrl('any-subject', 'personne@exemple.fr', new Date())).toBe('https://habilitations.example.fr/authentication/sign-in');
     accountSetupUrl = configureAccountSetup({ publicOrigin: 'https://localhost:8443', provider: 'local', secret: 's3cret' });
-    const url = new URL(accountSetupUrl('subject-2', 'personne@exemple.fr'));
+    const url = new URL(accountSetupUrl('subject-2', 'personne@exemple.fr', new Date()));
     expect(url.origin + url.pathname).toBe('https://localhost:8443/oidc/account/setup');
     expect(readAccountSetupToken('s3cret', url.searchParams.get('token')!)).toBe('subject-2');
     expect(() => configureAccountSetup({ publicOrigin: 'https://localhost:8443', provider: 'local', secret: null })).toThrow();

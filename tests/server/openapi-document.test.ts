@@ -15,6 +15,7 @@ const EXPECTED_OPERATION_IDS = [
   'deactivateUser', 'reactivateUser', 'deleteUser', 'listInvitations', 'getInvitation',
   'createInvitation', 'approveInvitation', 'rejectInvitation', 'listOrganizations',
   'getOrganizationByCode', 'getOrganization', 'listRoles', 'listAuditEntries', 'exportAuditEntries',
+  'resendUserInvitation', 'startUsersBulkAction', 'getUsersBulkAction', 'exportSelectedUsers',
 ];
 
 type Json = Record<string, unknown>;

@@ -67,7 +67,7 @@ for (const backend of backends) {
       expect((await submit(token, NEW_PASSWORD)).statusCode).toBe(400);
       expect(await verifyLocalCredentials(db(), moved, NEW_PASSWORD)).toBeNull();
 
-      const fresh = new URL(configureAccountSetup({ publicOrigin: 'https://localhost:8443', provider: 'local', secret: t.keys.accountSetupSecret })(subject, moved.toUpperCase()));
+      const fresh = new URL(configureAccountSetup({ publicOrigin: 'https://localhost:8443', provider: 'local', secret: t.keys.accountSetupSecret })(subject, moved.toUpperCase(), new Date()));
       expect((await submit(fresh.searchParams.get('token')!, NEW_PASSWORD)).statusCode).toBe(200);
     });
   });

@@ -50,9 +50,9 @@ describe('the requests list', () => {
 });
 
 function renderRow(allowed: RowPermissions, isActive = true) {
-  render(<RowActions name="Camille Essai" isActive={isActive} allowed={allowed} onEdit={() => {}} onView={() => {}} onDeactivate={() => {}} onReactivate={() => {}} onDelete={() => {}} />);
+  render(<RowActions name="Camille Essai" isActive={isActive} allowed={allowed} onEdit={() => {}} onView={() => {}} onDeactivate={() => {}} onReactivate={() => {}} onDelete={() => {}} onResendInvitation={() => {}} />);
 }
-const nothing: RowPermissions = { edit: false, changeActivation: false, deletePermanently: false, refusal: 'noRight' };
+const nothing: RowPermissions = { edit: false, changeActivation: false, deletePermanently: false, resendInvitation: false, refusal: 'noRight' };
 
 describe("a user row for a caller without the right (the read-only back office)", () => {
   it("disables Modifier and Désactiver with 'Vous n'avez pas le droit de …'", async () => {

@@ -39,6 +39,7 @@ function user(firstName: string, lastName: string, organizations: ReturnType<typ
     lastName,
     email: `${firstName}.${lastName}@exemple.fr`.toLowerCase(),
     lastLoginAt: null,
+    invitationSentAt: null,
     roles: [...new Set(organizations.map((o) => o.role.code))],
     jobTitle: 'Comptable',
     phoneNumber: '04 72 00 00 00',

@@ -49,6 +49,7 @@ export const createdUser: UserDetail = {
     isActive: true,
     userType: 'ORGANIZATION',
     lastLoginAt: null,
+    invitationSentAt: null,
     version: 1,
   },
   organizations: [],

@@ -129,12 +129,13 @@ describe("a user row's menu", () => {
       <RowActions
         name="Camille Essai"
         isActive
-        allowed={{ edit: true, changeActivation: true, deletePermanently: false, refusal: 'noRight' }}
+        allowed={{ edit: true, changeActivation: true, deletePermanently: false, resendInvitation: false, refusal: 'noRight' }}
         onEdit={() => {}}
         onView={() => {}}
         onDeactivate={onDeactivate}
         onReactivate={() => {}}
         onDelete={() => {}}
+        onResendInvitation={() => {}}
       />,
     );
     const user = userEvent.setup();

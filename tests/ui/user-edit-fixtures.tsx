@@ -50,6 +50,7 @@ export function fullDetails(version: number, jobTitle = 'Gestionnaire RH', pendi
       isActive: true,
       userType: 'ORGANIZATION',
       lastLoginAt: null,
+      invitationSentAt: null,
       version,
     },
     assignments: [

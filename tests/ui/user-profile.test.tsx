@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
 import { createActor, createMachine } from 'xstate';
 import type { UserDetail } from '../../src/api/user-details';
 import { Route as ProfileRoute } from '../../src/routes/user-profile.lazy';
 import { SessionProvider, type SessionActor } from '../../src/session';
+import { Toaster } from '../../src/ui/toaster';
 import { fakeApi, type AnswerOf, type FakeApi } from './support/fake-api';
 
 afterEach(cleanup);
@@ -30,6 +32,7 @@ const detail: UserDetail = {
     isActive: true,
     userType: 'ORGANIZATION',
     lastLoginAt: null,
+    invitationSentAt: null,
     version: 1,
   },
   organizations: [
@@ -47,6 +50,7 @@ function renderProfile(server: FakeApi, history: AnswerOf<'get', '/api/v2/audit'
   server.on('get', '/api/v2/audit', () => history);
   const { fetch } = server;
   const api = server.client();
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const root = createRootRoute({ component: Outlet });
   const shell = createRoute({ getParentRoute: () => root, id: 'shell', component: Outlet });
   const list = createRoute({ getParentRoute: () => shell, path: '/utilisateurs', component: () => null });
@@ -56,13 +60,15 @@ function renderProfile(server: FakeApi, history: AnswerOf<'get', '/api/v2/audit'
   const router = createRouter({
     routeTree: root.addChildren([shell.addChildren([list, profile, edit, journal])]),
     history: createMemoryHistory({ initialEntries: [`/utilisateurs/${USER_ID}`] }),
-    context: { api },
+    context: { api, queryClient },
   });
   const session = createActor(createMachine({ context: { profile: { id: 'bo', userType: 'BACKOFFICE', isActive: true, email: 'bo@portail.test', permissions: [{ code: 'USER_CREATE' }] } } })).start();
   render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+    <QueryClientProvider client={queryClient}>
       <SessionProvider actor={session as unknown as SessionActor}>
-        <RouterProvider router={router as never} />
+        <Toaster>
+          <RouterProvider router={router as never} />
+        </Toaster>
       </SessionProvider>
     </QueryClientProvider>,
   );
@@ -151,5 +157,44 @@ describe('the user profile (spec §2 /utilisateurs/{id})', () => {
     expect(within(history).getByRole('link', { name: 'Tout voir dans le journal' }).getAttribute('href')).toBe(`/journal?userId=${USER_ID}`);
     const asked = server.calls.find((c) => c.route === '/api/v2/audit')!;
     expect(Object.fromEntries(asked.query)).toEqual({ userId: USER_ID, page: '1', pageSize: '10' });
+  });
+
+  it("says 'Invitation envoyée le {date}' until the first sign-in, and sends a new link after a confirmation (issue 22)", async () => {
+    let sent = '2026-11-02T09:00:00Z';
+    const neverSignedIn = () => ({ ...detail, user: { ...detail.user, invitationSentAt: sent }, allowedActions: ['edit', 'deactivate', 'resendInvitation'] as UserDetail['allowedActions'] });
+    const server = fakeApi()
+      .on('get', '/api/v2/users/{id}', () => ({ status: 200, body: neverSignedIn() }))
+      .on('post', '/api/v2/users/{id}/resend-invitation', () => {
+        sent = '2026-11-27T08:30:00Z';
+        return { status: 200, body: { invitationSentAt: sent } };
+      });
+    renderProfile(server);
+    expect(await screen.findByText('Invitation envoyée le 02/11/2026')).toBeTruthy();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: "Renvoyer l'invitation" }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain("Renvoyer l'invitation à Claire Vasseur ? Un nouveau lien de création de compte lui sera envoyé par e-mail ; le précédent ne fonctionnera plus.");
+    await user.click(within(dialog).getByRole('button', { name: 'Confirmer' }));
+    expect(await screen.findByText('Un nouveau lien a été envoyé à "Claire Vasseur".')).toBeTruthy();
+    expect(await screen.findByText('Invitation envoyée le 27/11/2026')).toBeTruthy();
+    expect(server.calls.filter((c) => c.route === '/api/v2/users/{id}/resend-invitation').map((c) => c.params)).toEqual([{ id: USER_ID }]);
+  });
+
+  it("shows the server's reason when the person has signed in meanwhile, and offers no new link to someone who has signed in", async () => {
+    const server = fakeApi()
+      .on('get', '/api/v2/users/{id}', () => ({ status: 200, body: { ...detail, user: { ...detail.user, invitationSentAt: '2026-11-02T09:00:00Z' }, allowedActions: ['resendInvitation'] } }))
+      .on('post', '/api/v2/users/{id}/resend-invitation', () => ({ status: 409, body: { error: 'Conflict', message: "Ce compte a déjà été activé : la personne s'est déjà connectée.", requestId: 'r' } }));
+    renderProfile(server);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: "Renvoyer l'invitation" }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Confirmer' }));
+    expect(await screen.findByText("Ce compte a déjà été activé : la personne s'est déjà connectée.")).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    cleanup();
+
+    renderProfile(fakeApi().on('get', '/api/v2/users/{id}', () => ({ status: 200, body: { ...detail, user: { ...detail.user, lastLoginAt: '2026-11-20T08:00:00Z', invitationSentAt: null } } })));
+    expect(await screen.findByText('Claire Vasseur')).toBeTruthy();
+    expect(screen.queryByText(/Invitation envoyée le/)).toBeNull();
+    expect(screen.queryByRole('button', { name: "Renvoyer l'invitation" })).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 // JournalDetail). Roles read by their display label on their organization's name and code; an organization
 // caller reads only the roles within its scope. Pure.
 import type { JsonValue } from '../../db/schema.ts';
+import { frenchDateTime } from '../exports/csv.model.ts';
 import {
   FIELD_LABELS,
   organizationLabel,
@@ -86,6 +87,7 @@ function fieldText(field: string, value: JsonValue | undefined, lookups: Journal
   if (field === 'invitationId' && (typeof value === 'number' || typeof value === 'string')) return `n° ${value}`;
   if (field === 'filters') return filtersText(value, lookups);
   if (field === 'metadata' && typeof value === 'string') return metadataText(value);
+  if (field === 'invitationSentAt' && typeof value === 'string') return frenchDateTime(value) || null;
   return valueText(field, value);
 }
 

@@ -113,6 +113,8 @@ function sentenceOf(row: JournalRow, author: string, subject: JournalSubject, de
       const whose = row.actorId !== null && row.actorId === row.entityId ? 'sa nouvelle adresse e-mail' : `la nouvelle adresse e-mail de ${person}`;
       return `${author} a confirmé ${whose}${address ? ` « ${address} »` : ''}.`;
     }
+    case 'user.invitation.resend':
+      return `${author} a renvoyé l'invitation à ${person}.`;
     case 'invitation.create': {
       const role = text(changes.roleCode);
       const code = text(changes.organizationCode);

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'user.delete',
   'user.email.request',
   'user.email.confirm',
+  'user.invitation.resend',
   'invitation.create',
   'invitation.approve',
   'invitation.reject',

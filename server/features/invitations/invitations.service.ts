@@ -262,8 +262,9 @@ export function invitationsService(deps: ServiceDeps) {
               const { subject, reused } = await directory.createAccount(trx, { email, displayName: `${user.first_name} ${user.last_name}` });
               // A remote account made for a transaction that did not commit is undone (never a reused one).
               if (!reused && directory.kind !== 'local') uow.onRollback({ what: 'deleteAccount', run: () => directory.deleteAccount(db, subject) });
-              await setAuthId(trx, user.id, subject);
-              await outbox.enqueue(uow, accountInvitationMail({ email, firstName: user.first_name, lastName: user.last_name, setupUrl: deps.accountSetupUrl(subject, email) }));
+              const sentAt = new Date();
+              await setAuthId(trx, user.id, subject, sentAt);
+              await outbox.enqueue(uow, accountInvitationMail({ email, firstName: user.first_name, lastName: user.last_name, setupUrl: deps.accountSetupUrl(subject, email, sentAt) }));
             }
             return row;
           },

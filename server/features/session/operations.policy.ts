@@ -18,6 +18,10 @@ export interface OperationCall {
 }
 
 const open = () => {};
+/** Either right lets the call through: a deactivation's (USER_CREATE) or a permanent delete's; the service decides which the call needs. */
+const changeOrHardDelete = (actor: Actor) => {
+  if (!canHardDeleteUsers(actor)) requireCanChangeUsers(actor);
+};
 
 export const UNDECIDED_OPERATION = "Cette opération n'est pas autorisée.";
 
@@ -39,10 +43,14 @@ export const OPERATION_REQUIREMENTS: Readonly<Record<string, (actor: Actor, call
   replaceUserRoles: requireCanChangeUsers,
   deactivateUser: requireCanChangeUsers,
   reactivateUser: requireCanChangeUsers,
-  // Without hardDelete a deactivation (USER_CREATE), with it the permanent delete: either right lets the call through, the service decides which.
-  deleteUser: (actor) => {
-    if (!canHardDeleteUsers(actor)) requireCanChangeUsers(actor);
-  },
+  // Without hardDelete a deactivation, with it the permanent delete.
+  deleteUser: changeOrHardDelete,
+  resendUserInvitation: requireCanChangeUsers,
+  // Which right depends on the body's action ('delete': a permanent delete's).
+  startUsersBulkAction: changeOrHardDelete,
+  // Only the job's starter, who held one of those rights; the service answers 404 to anyone else.
+  getUsersBulkAction: open,
+  exportSelectedUsers: requireCanListUsers,
   listInvitations: requireCanListInvitations,
   getInvitation: requireCanReadInvitation,
   createInvitation: requireCanCreateInvitations,

@@ -23,13 +23,22 @@ import type { ServiceDeps as UsersDeps } from '../services.ts';
  * to sign in the first time. Answers the user with their subject, and the e-mail's outbox id.
  */
 export async function openAccountAndInvite(deps: UsersDeps, uow: UnitOfWork, inserted: UserRow): Promise<{ user: UserRow; outboxId: number }> {
-  const { db, directory, outbox } = deps;
+  const { db, directory } = deps;
   const account = await directory.createAccount(uow.trx, accountOf(inserted));
   // Never a reused account: it was nobody's before and stays.
   if (!account.reused && directory.kind !== 'local') uow.onRollback({ what: 'deleteAccount', run: () => directory.deleteAccount(db, account.subject) });
-  const user = await setAuthId(uow.trx, inserted.id, account.subject);
-  const setupUrl = deps.accountSetupUrl(account.subject, user.email);
-  const outboxId = await outbox.enqueue(uow, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl }));
+  return sendAccountSetupLink(deps, uow, inserted, account.subject);
+}
+
+/**
+ * The e-mail with a set-up link for the account `subject` (queued in the unit of work), and its time recorded on
+ * the user (invitation_sent_at): the links sent to them before no longer work (server/dev-idp/account-setup.ts).
+ */
+export async function sendAccountSetupLink(deps: UsersDeps, uow: UnitOfWork, target: UserRow, subject: string): Promise<{ user: UserRow; outboxId: number }> {
+  const sentAt = new Date();
+  const user = await setAuthId(uow.trx, target.id, subject, sentAt);
+  const setupUrl = deps.accountSetupUrl(subject, user.email, sentAt);
+  const outboxId = await deps.outbox.enqueue(uow, accountInvitationMail({ email: user.email, firstName: user.first_name, lastName: user.last_name, setupUrl }));
   return { user, outboxId };
 }
 

@@ -13,12 +13,12 @@ import { visibleUser, type VisibleUser } from './users-read.service.ts';
 import { applyAssignments, deleteUserRows, emailInUse, updateUserRow } from './users-write.repository.ts';
 import { emailTaken, mapWriteError, staleVersion } from './users.errors.ts';
 import { checkRoleCount, type UserChange } from './users.input.ts';
-import { accountOf, asPlanned, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, userAuditEntry, type PlannedAssignment } from './users.model.ts';
-import { replaceableAssignment, requireCanChangeAccount, requireNoOrganizationRoleForBackOffice, requireCanChangeUser, requireCanChangeUsers, requireCanHardDeleteUsers } from './users.policy.ts';
+import { accountOf, asPlanned, type PersonStep, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, userAuditEntry, type PlannedAssignment } from './users.model.ts';
+import { replaceableAssignment, requireCanChangeAccount, requireNoOrganizationRoleForBackOffice, requireCanChangeUser, requireCanChangeUsers, requireCanHardDeleteUsers, requireStatusChange } from './users.policy.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 
 /** The target of a change, locked for the transaction, after the visibility and target rules. */
-async function changeableUser(trx: Transaction<Database>, actor: Actor, id: string): Promise<VisibleUser> {
+export async function changeableUser(trx: Transaction<Database>, actor: Actor, id: string): Promise<VisibleUser> {
   const target = await visibleUser(trx, actor, id, { forUpdate: true, permission: 'USER_CREATE' });
   requireCanChangeUser(actor, { id, roles: target.assignments.map((a) => ({ code: a.roleCode, type: a.roleType })) });
   return target;
@@ -30,12 +30,13 @@ export function usersEditService(deps: UsersDeps) {
   const isRemote = () => directory.kind !== 'local';
 
   /** Every edit of an existing user: version bumped once, one audit entry per kind of change. */
-  async function edit(actor: Actor, id: string, change: UserChange, log: StepLog): Promise<VisibleUser> {
+  async function edit(actor: Actor, id: string, change: UserChange, log: StepLog, step?: PersonStep): Promise<VisibleUser> {
     try {
       return await inTransaction(
         db,
         async (uow) => {
           const { trx } = uow;
+          if (step) await step.claim(trx);
           const { scope, user, assignments } = await changeableUser(trx, actor, id);
           if (change.expectedVersion !== undefined && user.version !== change.expectedVersion) throw staleVersion();
           const replaceable = assignments.filter((a) => replaceableAssignment(actor, a));
@@ -56,6 +57,7 @@ export function usersEditService(deps: UsersDeps) {
           const activeChanged = change.isActive !== undefined && change.isActive !== user.is_active;
           const diff = desired === null ? null : diffAssignments(replaceable, desired);
           const rolesChanged = diff !== null && !isEmptyDiff(diff);
+          if (step?.refuseUnchanged && change.isActive !== undefined) requireStatusChange(user.is_active, change.isActive);
           if (Object.keys(fieldChanges).length === 0 && !newEmail && !activeChanged && !rolesChanged) return { user, scope, assignments };
           // What is the person's across employers only when all of their assignments are within reach; roles within it always.
           if (Object.keys(fieldChanges).length > 0 || newEmail || activeChanged) requireCanChangeAccount(actor, assignments);
@@ -131,9 +133,10 @@ export function usersEditService(deps: UsersDeps) {
       return edit(actor, id, { ...change, expectedVersion: change.expectedVersion ?? ifMatch }, log);
     },
 
-    async setActive(actor: Actor, id: string, isActive: boolean, ifMatch?: number, log: StepLog = deps.log): Promise<VisibleUser> {
+    /** `step`: one person of an action on many users (users-bulk.service.ts). */
+    async setActive(actor: Actor, id: string, isActive: boolean, ifMatch?: number, log: StepLog = deps.log, step?: PersonStep): Promise<VisibleUser> {
       requireCanChangeUsers(actor);
-      return edit(actor, id, { fields: {}, isActive, expectedVersion: ifMatch }, log);
+      return edit(actor, id, { fields: {}, isActive, expectedVersion: ifMatch }, log, step);
     },
 
     /**
@@ -142,13 +145,14 @@ export function usersEditService(deps: UsersDeps) {
      * deleted once the commit succeeded: a failure then is logged and leaves a disabled account, never a
      * deleted account with a live user.
      */
-    async deletePermanently(actor: Actor, id: string, expectedVersion?: number, log: StepLog = deps.log): Promise<void> {
+    async deletePermanently(actor: Actor, id: string, expectedVersion?: number, log: StepLog = deps.log, step?: PersonStep): Promise<void> {
       requireCanHardDeleteUsers(actor);
       try {
         await inTransaction(
           db,
           async (uow) => {
             const { trx } = uow;
+            if (step) await step.claim(trx);
             const { user, assignments } = await changeableUser(trx, actor, id);
             if (expectedVersion !== undefined && user.version !== expectedVersion) throw staleVersion();
             requireCanChangeAccount(actor, assignments);

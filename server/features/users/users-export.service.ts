@@ -26,5 +26,14 @@ export function usersExportService({ db }: { db: Kysely<Database> }) {
       const filters = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, JsonValue>;
       return csvDownload(db, actor, { list: 'users', columns: USER_EXPORT_COLUMNS, batches: seenBatches(actor, filter.scope, usersInBatches(db, filter)), filters });
     },
+
+    /**
+     * exportSelectedUsers: the same file for exactly these users (a selection of the list, inactive ones included),
+     * by name; those the caller may not list are left out, as the list leaves them out.
+     */
+    async exportSelectedCsv(actor: Actor, userIds: readonly string[]): Promise<CsvDownload> {
+      const filter = { ...(await userFilterFor(db, actor, { includeInactive: true })), userIds: [...new Set(userIds)] };
+      return csvDownload(db, actor, { list: 'users', columns: USER_EXPORT_COLUMNS, batches: seenBatches(actor, filter.scope, usersInBatches(db, filter)), filters: { selectedUsers: filter.userIds.length } });
+    },
   };
 }

@@ -15,7 +15,7 @@ export type { UserRow } from '../../db/schema.ts';
 export const USER_COLUMNS = [
   'users.id', 'users.auth_id', 'users.email', 'users.first_name', 'users.last_name', 'users.job_title', 'users.phone_number', 'users.mobile_phone',
   'users.street', 'users.postal_code', 'users.city', 'users.metadata', 'users.user_type', 'users.is_active', 'users.last_login_at', 'users.created_at',
-  'users.updated_at', 'users.version',
+  'users.updated_at', 'users.version', 'users.invitation_sent_at',
 ] as const satisfies readonly `users.${keyof UserRow}`[];
 
 /** users.pending_email while its confirmation link is still good (24 h), else null: an expired request waits no more. */
@@ -143,6 +143,8 @@ export interface UserFilter {
   scope: UserScope | null;
   /** Leaves this user out (the caller, for excludeSelf): in the count as in the page. */
   excludeUserId?: string;
+  /** Only these users (a selection of the list: exportSelectedUsers). */
+  userIds?: readonly string[];
 }
 
 export interface UserListQuery extends UserFilter {
@@ -175,6 +177,7 @@ export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> 
   const conditions: Expression<SqlBool>[] = [];
   if (!query.includeInactive) conditions.push(eb('users.is_active', '=', true));
   if (query.excludeUserId) conditions.push(eb('users.id', '<>', query.excludeUserId));
+  if (query.userIds) conditions.push(sql<SqlBool>`users.id = any(${[...query.userIds]}::uuid[])`);
   const search = query.search?.trim();
   if (search) conditions.push(searchCondition(search, ON_USERS));
   const { organization, roleCode, scope } = query;

@@ -61,8 +61,9 @@ export async function lockBackOfficeAdministrators(trx: Transaction<Database>): 
 }
 const BACK_OFFICE_LOCK_KEY = 4_870_231_379;
 
-export async function setAuthId(trx: Transaction<Database>, userId: string, subject: string): Promise<UserRow> {
-  return trx.updateTable('users').set({ auth_id: subject }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+/** The user's sign-in account, and when its set-up link is sent (`invitationSentAt`, the link's own time). */
+export async function setAuthId(trx: Transaction<Database>, userId: string, subject: string, invitationSentAt: Date): Promise<UserRow> {
+  return trx.updateTable('users').set({ auth_id: subject, invitation_sent_at: invitationSentAt }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
 }
 
 /**

@@ -4,6 +4,18 @@ import type { RoleRecord } from '../roles/roles.repository.ts';
 import type { AssignmentRecord } from './users-read.repository.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { OrganizationReach } from '../../core/actor.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/**
+ * How an action on many users runs the single action for one person: `claim` first in the person's unit of work
+ * (it writes the person's outcome, so that the outcome and the change commit together or not at all), and a
+ * deactivation of an inactive account (or the reverse) refused rather than answered unchanged.
+ */
+export interface PersonStep {
+  claim: (trx: Transaction<Database>) => Promise<void>;
+  refuseUnchanged: boolean;
+}
 
 /**
  * What an organization user reaches for a user decision: the organizations where they hold the permission

@@ -27,6 +27,10 @@ export const INTERNAL_ROLE_REFUSED = 'Vous ne pouvez pas attribuer un rôle inte
 /** The invitations' words: '« email » est un compte du back-office : un rôle d'organisation ne peut pas lui être attribué.' */
 export const BACK_OFFICE_ACCOUNT = INVITATION_MESSAGES.backOfficeAccount;
 export const INHERITANCE_REFUSED = 'Vous ne pouvez pas étendre un rôle à tous les établissements de ce SIREN.';
+export const ALREADY_INACTIVE = 'Ce compte est déjà désactivé.';
+export const ALREADY_ACTIVE = 'Ce compte est déjà actif.';
+export const ALREADY_SIGNED_IN = "Ce compte a déjà été activé : la personne s'est déjà connectée.";
+export const INACTIVE_NO_RESEND = "Ce compte est désactivé : réactivez-le avant de renvoyer l'invitation.";
 
 export type { UserScope } from './users.model.ts';
 
@@ -199,8 +203,25 @@ export function fullDetailsView<A extends DetailedAssignment>(actor: Actor, scop
   };
 }
 
+/**
+ * An action on many users refuses a deactivation of an inactive account, or a reactivation of an active one
+ * (the single action answers it unchanged): 409, its message the report's reason.
+ */
+export function requireStatusChange(isActive: boolean, wanted: boolean): void {
+  if (isActive === wanted) throw conflict(wanted ? ALREADY_ACTIVE : ALREADY_INACTIVE);
+}
+
+/**
+ * A new set-up link (resendUserInvitation) goes only to an active user who has never signed in (409 otherwise);
+ * who may send it is decided as for a deactivation (requireCanChangeUser, requireCanChangeAccount).
+ */
+export function requireCanResendInvitation(target: { is_active: boolean; last_login_at: Date | string | null }): void {
+  if (target.last_login_at !== null) throw conflict(ALREADY_SIGNED_IN);
+  if (!target.is_active) throw conflict(INACTIVE_NO_RESEND);
+}
+
 /** What the caller may do on a user's row (OpenAPI UserAction): told by the server, so that the SPA never guesses. */
-export type UserAction = 'edit' | 'deactivate' | 'reactivate' | 'delete';
+export type UserAction = 'edit' | 'deactivate' | 'reactivate' | 'delete' | 'resendInvitation';
 
 /** Whether a decision lets the actor through (a refusal is a DomainError; anything else is a fault). */
 function allows(decide: () => void): boolean {
@@ -216,11 +237,11 @@ function allows(decide: () => void): boolean {
 /**
  * The actions the actor may take on this user, from the same decisions the changes ask (and in the same
  * order): edit (details or roles within reach), deactivate or reactivate (the account, as its state allows),
- * permanent delete. `assignments` are all of the user's, not only those the actor sees.
+ * permanent delete, a new set-up link. `assignments` are all of the user's, not only those the actor sees.
  */
 export function allowedUserActions(
   actor: Actor,
-  target: { id: string; user_type: UserType; is_active: boolean },
+  target: { id: string; user_type: UserType; is_active: boolean; last_login_at: Date | string | null },
   assignments: readonly (ScopedAssignment & { roleCode: string; roleType: 'INTERNAL' | 'EXTERNAL' })[],
 ): UserAction[] {
   const changeable = allows(() => {
@@ -233,5 +254,6 @@ export function allowedUserActions(
   const actions: UserAction[] = ['edit'];
   if (account) actions.push(target.is_active ? 'deactivate' : 'reactivate');
   if (account && allows(() => requireCanHardDeleteUsers(actor))) actions.push('delete');
+  if (account && allows(() => requireCanResendInvitation(target))) actions.push('resendInvitation');
   return actions;
 }

@@ -4,6 +4,7 @@ import { usersCreateService } from './users-create.service.ts';
 import { usersEditService } from './users-edit.service.ts';
 import { usersEmailService } from './users-email.service.ts';
 import { usersExportService } from './users-export.service.ts';
+import { usersInvitationService } from './users-invitation.service.ts';
 import { fullDetailsOf, usersReadService } from './users-read.service.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 import type { Actor } from '../../core/actor.ts';
@@ -19,6 +20,7 @@ export function usersService(deps: UsersDeps) {
     ...usersEditService(deps),
     ...usersEmailService(deps),
     ...usersExportService(deps),
+    ...usersInvitationService(deps),
     /** The edit page's view of a user just changed. */
     fullDetailsOf: (actor: Actor, found: VisibleUser) => fullDetailsOf(deps.db, actor, found),
   };

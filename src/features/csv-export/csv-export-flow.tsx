@@ -5,7 +5,7 @@ import { csvExportActors, type OpenCsvExport } from '../../machines/csv-export/c
 import { CsvExportControl, type CsvExportPhase } from '../../ui/csv-export/csv-export-control';
 
 /** The csv-export machine with its button and progress, for one list; started as soon as drawn (the first press loaded it). */
-export function CsvExportFlow({ open, query }: { open: OpenCsvExport; query: CsvExportQuery }) {
+export function CsvExportFlow({ open, query, selection }: { open: OpenCsvExport; query: CsvExportQuery; selection?: boolean }) {
   const machine = useMemo(() => csvExportMachine.provide(csvExportActors(open)), [open]);
   const [snapshot, send] = useMachine(machine);
   const started = useRef(false);
@@ -22,6 +22,7 @@ export function CsvExportFlow({ open, query }: { open: OpenCsvExport; query: Csv
       rows={snapshot.context.rows}
       failure={snapshot.context.failure}
       focusOnMount
+      selection={selection}
       onStart={() => send({ type: 'export.start', query: latestQuery.current })}
       onCancel={() => send({ type: 'export.cancel' })}
     />

@@ -5,17 +5,18 @@ import type { OpenCsvExport } from '../../machines/csv-export/csv-export.actors'
 import type { CsvExportQuery } from '../../machines/csv-export/csv-export.machine';
 import { CsvExportControl } from '../../ui/csv-export/csv-export-control';
 
-type Flow = ComponentType<{ open: OpenCsvExport; query: CsvExportQuery }>;
+type Flow = ComponentType<{ open: OpenCsvExport; query: CsvExportQuery; selection?: boolean }>;
 
-export function CsvExportTrigger({ open, query }: { open: OpenCsvExport; query: CsvExportQuery }) {
+export function CsvExportTrigger({ open, query, selection }: { open: OpenCsvExport; query: CsvExportQuery; selection?: boolean }) {
   const [flow, setFlow] = useState<{ Flow: Flow } | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
-  if (flow) return <flow.Flow open={open} query={query} />;
+  if (flow) return <flow.Flow open={open} query={query} selection={selection} />;
   return (
     <CsvExportControl
       phase={loadFailed ? 'failed' : 'idle'}
       rows={0}
       failure={loadFailed ? { status: 0, message: null } : null}
+      selection={selection}
       onStart={() =>
         void import('./csv-export-flow').then(
           (m) => setFlow({ Flow: m.CsvExportFlow }),

@@ -7,19 +7,25 @@ import { userActivationActors } from '../../machines/user-activation/user-activa
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import type { ToastMessage } from '../../ui/toaster';
 import { fr } from '../../i18n/fr';
+import { frBulk } from '../../i18n/fr-bulk';
 
 const t = fr.usersList;
+const resend = frBulk.resend;
 
 /** The texts of an activation's outcome (spec §8). */
 export function activationOutcome(action: ActivationAction, name: string, failure: ActivationFailure | null): Omit<ToastMessage, 'durationMs'> {
   if (!failure) {
-    const title = action === 'deactivate' ? t.deactivated(name) : action === 'reactivate' ? t.activated(name) : t.deleted(name);
+    const title = action === 'deactivate' ? t.deactivated(name) : action === 'reactivate' ? t.activated(name) : action === 'resendInvitation' ? resend.sent(name) : t.deleted(name);
     return { variant: 'success', title };
   }
+  // The server's reason (already signed in, deactivated meanwhile…), else the plain failure.
+  if (action === 'resendInvitation') return { variant: 'error', title: failure.status === 0 ? t.serverError : (failure.message ?? resend.failed) };
   if (action === 'delete') return { variant: 'error', title: t.deleteFailed(failure.message ?? (failure.status === 0 ? t.serverError : String(failure.status))) };
   if (failure.status === 0) return { variant: 'error', title: t.serverError };
   return { variant: 'error', title: action === 'deactivate' ? t.deactivateFailed : t.reactivateFailed };
 }
+
+const EVENTS = { deactivate: 'user.deactivate', reactivate: 'user.reactivate', delete: 'user.delete', resendInvitation: 'user.resendInvitation' } as const;
 
 export type ActivationRequest = { action: ActivationAction; target: ActivationTarget; allowed: Record<ActivationAction, boolean> };
 
@@ -31,7 +37,7 @@ export function ActivationFlow({ api, queryClient, request, onOutcome, onClose }
   const latest = useRef({ onOutcome, onClose });
   latest.current = { onOutcome, onClose };
   useEffect(() => {
-    send({ type: request.action === 'deactivate' ? 'user.deactivate' : request.action === 'reactivate' ? 'user.reactivate' : 'user.delete', target: request.target, allowed: request.allowed });
+    send({ type: EVENTS[request.action], target: request.target, allowed: request.allowed });
     // A refused request (not allowed, or not fitting the user's state) opens nothing.
     if (actor.getSnapshot().matches('idle')) latest.current.onClose();
   }, [request, send, actor]);
@@ -44,8 +50,16 @@ export function ActivationFlow({ api, queryClient, request, onOutcome, onClose }
   }, [state, snapshot.context, send]);
   const { action, target } = snapshot.context;
   const open = (state === 'confirming' || state === 'processing') && target !== null;
-  const description = !target ? '' : action === 'deactivate' ? t.confirmDeactivate(target.name) : action === 'reactivate' ? t.confirmReactivate(target.name) : t.confirmDelete(target.name);
-  const title = action === 'deactivate' ? t.deactivate : action === 'reactivate' ? t.activate : t.deletePermanently;
+  const description = !target
+    ? ''
+    : action === 'deactivate'
+      ? t.confirmDeactivate(target.name)
+      : action === 'reactivate'
+        ? t.confirmReactivate(target.name)
+        : action === 'resendInvitation'
+          ? resend.confirm(target.name)
+          : t.confirmDelete(target.name);
+  const title = action === 'deactivate' ? t.deactivate : action === 'reactivate' ? t.activate : action === 'resendInvitation' ? t.resendInvitation : t.deletePermanently;
   return (
     <ConfirmDialog
       open={open}

@@ -1,8 +1,8 @@
 import { assign, setup } from 'xstate';
 import { requiredActor } from '../shared/required-actor';
 
-/** Deactivate, reactivate or delete for good (spec §4, §8). */
-export type ActivationAction = 'deactivate' | 'reactivate' | 'delete';
+/** Deactivate, reactivate or delete for good (spec §4, §8), or send a new set-up link (issue 22). */
+export type ActivationAction = 'deactivate' | 'reactivate' | 'delete' | 'resendInvitation';
 
 export interface ActivationTarget {
   id: string;
@@ -28,11 +28,12 @@ export type ActivationEvent =
   | { type: 'user.deactivate'; target: ActivationTarget; allowed: Record<ActivationAction, boolean> }
   | { type: 'user.reactivate'; target: ActivationTarget; allowed: Record<ActivationAction, boolean> }
   | { type: 'user.delete'; target: ActivationTarget; allowed: Record<ActivationAction, boolean> }
+  | { type: 'user.resendInvitation'; target: ActivationTarget; allowed: Record<ActivationAction, boolean> }
   | { type: 'activation.confirm' }
   | { type: 'activation.cancel' }
   | { type: 'activation.dismiss' };
 
-const NONE_ALLOWED: Record<ActivationAction, boolean> = { deactivate: false, reactivate: false, delete: false };
+const NONE_ALLOWED: Record<ActivationAction, boolean> = { deactivate: false, reactivate: false, delete: false, resendInvitation: false };
 
 const asFailure = (error: unknown): ActivationFailure =>
   error && typeof error === 'object' && 'status' in error ? (error as ActivationFailure) : { status: 0, message: null };
@@ -45,9 +46,10 @@ const choice = (action: ActivationAction) => ({ event }: { event: { target: Acti
 });
 
 /**
- * The users list's activation workflow: a confirmation, the call, then success or failure. An action is
- * possible only when allowed (not oneself; not an admin-role holder for organization users; permanent
- * delete for back-office holders of USER_DELETE and B2C_USER_DISABLE) and when it fits the target's state.
+ * The users list's activation workflow (and the profile's new set-up link): a confirmation, the call, then
+ * success or failure. An action is possible only when allowed (not oneself; not an admin-role holder for
+ * organization users; permanent delete for back-office holders of USER_DELETE and B2C_USER_DISABLE; a new
+ * link for an active user who has never signed in) and when it fits the target's state.
  */
 export const userActivationMachine = setup({
   types: { context: {} as ActivationContext, events: {} as ActivationEvent },
@@ -61,6 +63,8 @@ export const userActivationMachine = setup({
     canDeactivate: ({ event }) => event.type === 'user.deactivate' && event.allowed.deactivate && event.target.isActive,
     canReactivate: ({ event }) => event.type === 'user.reactivate' && event.allowed.reactivate && !event.target.isActive,
     canDelete: ({ event }) => event.type === 'user.delete' && event.allowed.delete,
+    // Only to an active user (the server offers it only to one who has never signed in).
+    canResendInvitation: ({ event }) => event.type === 'user.resendInvitation' && event.allowed.resendInvitation && event.target.isActive,
   },
 }).createMachine({
   id: 'user-activation',
@@ -72,6 +76,7 @@ export const userActivationMachine = setup({
         'user.deactivate': { guard: 'canDeactivate', target: 'confirming', actions: { type: 'choose', params: choice('deactivate') } },
         'user.reactivate': { guard: 'canReactivate', target: 'confirming', actions: { type: 'choose', params: choice('reactivate') } },
         'user.delete': { guard: 'canDelete', target: 'confirming', actions: { type: 'choose', params: choice('delete') } },
+        'user.resendInvitation': { guard: 'canResendInvitation', target: 'confirming', actions: { type: 'choose', params: choice('resendInvitation') } },
       },
     },
     confirming: {

@@ -13,6 +13,8 @@ export interface CsvExportControlProps {
   onCancel: () => void;
   /** Takes the focus when drawn (it replaces the button just pressed). */
   focusOnMount?: boolean;
+  /** The selection's export rather than the filtered list's (issue 22). */
+  selection?: boolean;
 }
 
 function statusText({ phase, rows, failure }: Pick<CsvExportControlProps, 'phase' | 'rows' | 'failure'>): string {
@@ -36,13 +38,14 @@ export function CsvExportControl(props: CsvExportControlProps) {
       <button
         ref={button}
         type="button"
-        title={t.exportDescription}
+        title={props.selection ? t.exportSelectionDescription : t.exportDescription}
         // Not disabled while busy: the focus stays on it (a second press is ignored).
         aria-disabled={busy}
         onClick={() => !busy && props.onStart()}
-        className="rounded-lg border border-slate-300 bg-white px-4 py-2 font-semibold text-slate-800 hover:bg-slate-50 aria-disabled:cursor-progress aria-disabled:opacity-70"
+        // In the selection's toolbar, the size of its other actions.
+        className={`rounded-lg border border-slate-300 bg-white font-semibold text-slate-800 hover:bg-slate-50 aria-disabled:cursor-progress aria-disabled:opacity-70 ${props.selection ? 'px-3 py-2 text-sm' : 'px-4 py-2'}`}
       >
-        {t.exportCsv}
+        {props.selection ? t.exportSelection : t.exportCsv}
       </button>
       {busy && (
         <button

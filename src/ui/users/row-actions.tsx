@@ -7,6 +7,8 @@ export interface RowPermissions {
   edit: boolean;
   changeActivation: boolean;
   deletePermanently: boolean;
+  /** A new set-up link, for a user who has never signed in (issue 22). */
+  resendInvitation: boolean;
   /** The words of a refusal: the spec's for oneself and protected administrators, else 'Vous n'avez pas le droit de …'. */
   refusal: 'protected' | 'noRight';
 }
@@ -20,6 +22,7 @@ export interface RowActionsProps {
   onDeactivate: () => void;
   onReactivate: () => void;
   onDelete: () => void;
+  onResendInvitation: () => void;
 }
 
 const item = 'flex cursor-pointer select-none items-center rounded-md px-3 py-2 text-sm outline-none data-[disabled]:cursor-not-allowed data-[disabled]:text-slate-400 data-[highlighted]:bg-brand-50';
@@ -30,7 +33,7 @@ const t = fr.usersList;
  * A chosen item acts once the menu has closed and given the focus back to its button, so that the
  * confirmation it opens knows where to return the focus.
  */
-export function RowActions({ name, isActive, allowed, onEdit, onView, onDeactivate, onReactivate, onDelete }: RowActionsProps) {
+export function RowActions({ name, isActive, allowed, onEdit, onView, onDeactivate, onReactivate, onDelete, onResendInvitation }: RowActionsProps) {
   const trigger = useRef<HTMLButtonElement>(null);
   const chosen = useRef<(() => void) | null>(null);
   const choose = (action: () => void) => () => {
@@ -74,6 +77,11 @@ export function RowActions({ name, isActive, allowed, onEdit, onView, onDeactiva
             ) : (
               <DropdownMenu.Item className={item} disabled={!allowed.changeActivation} onSelect={choose(onReactivate)}>
                 {allowed.changeActivation || allowed.refusal === 'protected' ? t.activate : <Refused label={t.activate} reason={t.noRightActivate} />}
+              </DropdownMenu.Item>
+            )}
+            {allowed.resendInvitation && (
+              <DropdownMenu.Item className={item} onSelect={choose(onResendInvitation)}>
+                {t.resendInvitation}
               </DropdownMenu.Item>
             )}
             {allowed.deletePermanently && (

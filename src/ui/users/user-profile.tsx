@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { roleDisplayLabel, roleTone } from '../../../rules/roles';
 import type { HeldRole, ProfileSiren } from '../../domain/user-profile';
 import { fr } from '../../i18n/fr';
+import { formatDate } from '../../domain/dates';
 import { RoleBadge } from '../role-badge';
 import { PendingEmail } from './user-notices';
 
@@ -22,6 +23,9 @@ export interface UserProfileData {
   street: string | null;
   postalCode: string | null;
   city: string | null;
+  lastLoginAt: string | null;
+  /** While never signed in: when the latest set-up link was sent (issue 22). */
+  invitationSentAt: string | null;
 }
 
 const DETAIL_ROWS = ['jobTitle', 'phoneNumber', 'mobilePhone', 'street', 'postalCode', 'city'] as const;
@@ -83,6 +87,7 @@ export function UserProfile({ user, sirens, actions }: { user: UserProfileData; 
           <p className="mt-2 text-xl font-semibold text-slate-900">{name}</p>
           <p className="text-slate-700">{user.email}</p>
           {user.pendingEmail && <PendingEmail email={user.pendingEmail} />}
+          {!user.lastLoginAt && user.invitationSentAt && <p className="mt-1 text-sm text-slate-700">{fr.usersList.invitationSent(formatDate(user.invitationSentAt) ?? '')}</p>}
           {!user.isActive && <p className="mt-2 inline-block rounded-full bg-amber-100 px-3 py-0.5 text-sm font-medium text-amber-900">{t.inactive}</p>}
         </div>
         {actions}

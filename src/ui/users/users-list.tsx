@@ -13,6 +13,11 @@ export interface UsersListProps {
   /** More actions on the list, before the others (the CSV export). */
   actions?: ReactNode;
   filters: ReactNode;
+  /**
+   * What is selected and what may be done with it (issue 22): after the table, so that the rows do not move when it
+   * appears, and kept at the bottom of the screen while a long page scrolls.
+   */
+  toolbar?: ReactNode;
   loading: boolean;
   empty: boolean;
   table: ReactNode;
@@ -52,6 +57,7 @@ export function UsersList(props: UsersListProps) {
       ) : (
         props.table
       )}
+      {props.toolbar}
       <ListFooter
         summary={props.summary}
         pageSize={props.pageSize}

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import * as Tooltip from '@radix-ui/react-tooltip';
 import { frLists as fr } from '../../i18n/fr-lists';
 import { DataTable } from '../data-table';
@@ -10,12 +11,22 @@ export interface UserRow {
   name: string;
   email: string;
   lastLogin: string | null;
+  /** Never signed in: the day the latest set-up link was sent (DD/MM/YYYY), shown instead of 'N/A'. */
+  invitationSentOn: string | null;
   isActive: boolean;
   roles: RoleChip[];
   allowed: RowPermissions;
 }
 
 export type UserSort = 'name' | 'email' | 'lastLogin';
+
+/** The list's selection (issue 22): a box per row and one for the page. */
+export interface UsersTableSelection {
+  isSelected: (id: string) => boolean;
+  page: 'none' | 'some' | 'all';
+  onToggle: (row: UserRow) => void;
+  onTogglePage: () => void;
+}
 
 export interface UsersTableProps {
   rows: UserRow[];
@@ -29,17 +40,32 @@ export interface UsersTableProps {
   onDeactivate: (row: UserRow) => void;
   onReactivate: (row: UserRow) => void;
   onDelete: (row: UserRow) => void;
+  onResendInvitation: (row: UserRow) => void;
+  /** Null while the selection loads: its boxes are drawn disabled. */
+  selection: UsersTableSelection | null;
 }
 
 const t = fr.usersList;
 
-export function UsersTable({ rows, updating, sort, order, onSort, ...actions }: UsersTableProps) {
+const BOX = 'h-4 w-4 cursor-pointer accent-brand-600';
+
+/** The page's box: ticked, unticked, or mixed (some of the page). */
+function PageBox({ page, onToggle }: { page: UsersTableSelection['page'] | null; onToggle: () => void }) {
+  const box = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = page === 'some';
+  }, [page]);
+  return <input ref={box} type="checkbox" className={BOX} aria-label={t.selectPage} disabled={page === null} checked={page === 'all'} onChange={onToggle} />;
+}
+
+export function UsersTable({ rows, updating, sort, order, onSort, selection, ...actions }: UsersTableProps) {
   return (
     <Tooltip.Provider>
       <DataTable
         caption={t.tableCaption}
         updating={updating}
         columns={[
+          { label: t.selectPage, header: <PageBox page={selection?.page ?? null} onToggle={() => selection?.onTogglePage()} /> },
           { label: t.columns.name, sortKey: 'name' },
           { label: t.columns.email, sortKey: 'email' },
           { label: t.columns.lastLogin, sortKey: 'lastLogin' },
@@ -52,6 +78,9 @@ export function UsersTable({ rows, updating, sort, order, onSort, ...actions }: 
       >
             {rows.map((row) => (
               <tr key={row.id} className={row.isActive ? 'bg-white hover:bg-slate-50' : 'bg-amber-50 hover:bg-amber-100'}>
+                <td className="w-10 px-3 py-2">
+                  <input type="checkbox" className={BOX} aria-label={t.selectUser(row.name)} disabled={!selection} checked={selection?.isSelected(row.id) ?? false} onChange={() => selection?.onToggle(row)} />
+                </td>
                 <td className="min-w-36 px-3 py-2 font-medium text-slate-900">
                   <span className="flex flex-col gap-0.5">
                     {row.name}
@@ -68,7 +97,7 @@ export function UsersTable({ rows, updating, sort, order, onSort, ...actions }: 
                   </span>
                 </td>
                 <td className="min-w-52 px-3 py-2 [overflow-wrap:anywhere]">{row.email}</td>
-                <td className="px-3 py-2 whitespace-nowrap">{row.lastLogin ?? t.never}</td>
+                <td className="px-3 py-2 whitespace-nowrap">{row.lastLogin ?? (row.invitationSentOn ? t.invitationSent(row.invitationSentOn) : t.never)}</td>
                 <td className="px-3 py-2">
                   <RolesCell roles={row.roles} />
                 </td>
@@ -82,6 +111,7 @@ export function UsersTable({ rows, updating, sort, order, onSort, ...actions }: 
                     onDeactivate={() => actions.onDeactivate(row)}
                     onReactivate={() => actions.onReactivate(row)}
                     onDelete={() => actions.onDelete(row)}
+                    onResendInvitation={() => actions.onResendInvitation(row)}
                   />
                 </td>
               </tr>

@@ -12,6 +12,8 @@ const TABLES = [
   'audit_counts',
   'audit_log',
   'audit_log_organizations',
+  'bulk_action_targets',
+  'bulk_actions',
   'email_change_tokens',
   'identity_accounts',
   'invitation_counts',

@@ -22,6 +22,7 @@ const rows: RealRows = {
   },
   invitations: [1, 2, 3],
   emailChangeTokens: ['A'.repeat(43)],
+  bulkActions: { near: [randomUUID()], far: [randomUUID()] },
   roles: { near: [{ id: 2, code: 'ADMIN_ADHERENT' }, { id: 7, code: 'COMPTABLE' }], far: [{ id: 1, code: 'ADMIN_OPCO' }] },
 };
 const hints = hintsFor(rows);

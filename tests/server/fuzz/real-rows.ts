@@ -1,6 +1,7 @@
 // Values that reach the handlers: ids and codes of the seeded rows (users, invitations, organizations,
-// roles), those within the persona's reach first, and field values the server's own rules accept. One row is
-// added: a pending e-mail change of someone else, whose link's token the persona may not use.
+// roles), those within the persona's reach first, and field values the server's own rules accept. Rows are
+// added: a pending e-mail change of someone else, whose link's token the persona may not use, and a job of an
+// action on many users started by the persona and one by someone else (only its starter reads a job).
 import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
@@ -21,6 +22,8 @@ export interface RealRows {
   roles: Near<{ id: number; code: string }>;
   /** The token of a good e-mail confirmation link of another person (confirmEmailChange refuses it to the persona: 403). */
   emailChangeTokens: string[];
+  /** Near: a job of an action on many users the persona started; far: someone else's. */
+  bulkActions: Near<string>;
 }
 
 /**
@@ -47,6 +50,10 @@ export async function realRows(db: Kysely<Database>, personaEmail: string, perso
     .values({ token_hash: createHash('sha256').update(emailChangeToken).digest('hex'), user_id: someone.id, email: pendingEmail, expires_at: new Date(Date.now() + 24 * 3600_000) })
     .execute();
 
+  // Two jobs without persons (nothing for a worker to do): the persona's, and someone else's.
+  const job = (actor: string) => db.insertInto('bulk_actions').values({ actor_user_id: actor, action: 'deactivate', total: 0 }).returning('id').executeTakeFirstOrThrow();
+  const bulkActions = { near: [(await job(me.id)).id], far: [(await job(someone.id)).id] };
+
   const mine = assignments.filter((a) => a.user_id === me.id);
   const inherited = new Set(mine.filter((a) => a.inherits_to_children).map((a) => a.organization_id));
   const reach = new Set([...mine.map((a) => a.organization_id), ...organizations.filter((o) => o.parent_id && inherited.has(o.parent_id)).map((o) => o.id)]);
@@ -60,6 +67,7 @@ export async function realRows(db: Kysely<Database>, personaEmail: string, perso
     organizations: split(organizations.map(({ id, code, type }) => ({ id, code, type })), (o) => isNear(o.id)),
     invitations: invitations.map((i) => i.id),
     emailChangeTokens: [emailChangeToken],
+    bulkActions,
     roles: split(
       roles.map(({ id, code, type }) => ({ id, code, type })),
       (r) => me.user_type === 'BACKOFFICE' || r.type === 'EXTERNAL' || r.code === 'ADMIN_ADHERENT',
@@ -96,6 +104,7 @@ export function hintsFor(rows: RealRows): Hints {
   return {
     'parameters.UserId': real(rows.users),
     'parameters.InvitationId': real({ near: rows.invitations, far: [] }),
+    'parameters.BulkActionId': real(rows.bulkActions),
     'ConfirmEmailChangeRequest.token': real({ near: rows.emailChangeTokens, far: [] }),
     'parameters.OrganizationId': real(organizationIds),
     'parameters.IfMatch': (generic) => fc.oneof({ weight: 6, arbitrary: fc.constant(OMIT) }, { weight: 3, arbitrary: fc.constantFrom(`"${CURRENT_VERSION}"`, `W/"${CURRENT_VERSION}"`, '"1"') }, { weight: 1, arbitrary: generic }),

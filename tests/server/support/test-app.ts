@@ -25,6 +25,8 @@ export interface TestApp {
   /** A token signed with the provider's key, with exactly these claims. */
   sign(claims: JWTPayload, header?: { alg?: string; kid?: string }): Promise<string>;
   close(): Promise<void>;
+  /** Closes the server and keeps its database (to start another server on it: `database` of TestAppOptions). */
+  stopServer(): Promise<void>;
 }
 
 export interface TestAppOptions {
@@ -38,13 +40,17 @@ export interface TestAppOptions {
   logStream?: { write(line: string): void };
   /** Runs the scheduled jobs, on this clock (tests/server/support/fake-clock.ts). */
   jobClock?: JobClock;
+  /** Runs the worker of the actions on many users by itself (off: the test calls app.bulkActions.drain()). */
+  runBulkActions?: boolean;
+  /** Builds the app on this database rather than a new one (a restart: the same data, a new server). */
+  database?: TestDatabase;
 }
 
 /** The real server, in-process, on a fresh migrated and seeded database of the given backend. */
 export async function startTestApp(backend: Backend, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portail-api-'));
   const config = readConfig({ DATA_DIR: dataDir, PORT: '8443', LOG_LEVEL: 'silent', WEB_ROOT: path.join(dataDir, 'no-web'), ...options.env });
-  const database = await createSeededTestDatabase(backend);
+  const database = options.database ?? (await createSeededTestDatabase(backend));
   const keys = await loadSigningKeys(dataDir);
   const verifyToken = await verifierFor(config.auth, keys.publicJwks);
   const app = await buildApp({
@@ -57,6 +63,7 @@ export async function startTestApp(backend: Backend, options: TestAppOptions = {
     ...(options.directory ? { directory: options.directory } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.jobClock ? { runJobs: true, jobClock: options.jobClock } : {}),
+    runBulkActions: options.runBulkActions ?? false,
   });
   await app.ready();
   const issuer = `${config.publicOrigin}/oidc`;
@@ -91,6 +98,10 @@ export async function startTestApp(backend: Backend, options: TestAppOptions = {
     async close() {
       await app.close();
       await database.dispose();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async stopServer() {
+      await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -146,3 +146,21 @@ export function usersAppOnGraph(backend: Backend) {
   });
   return app;
 }
+
+/**
+ * For the describe block that calls it: the users app (started before the block's tests, closed after them) and
+ * a way to make a new organization user through the API. Read its fields inside the tests.
+ */
+export function usersAppFor(backend: Backend, options: TestAppOptions = {}) {
+  const app = {} as { t: TestApp; orgs: DemoOrganizations; roles: RoleIds };
+  beforeAll(async () => {
+    Object.assign(app, await startUsersApp(backend, options));
+  });
+  afterAll(() => app.t?.close());
+  return {
+    app,
+    db: () => app.t.database.handle.db,
+    /** A new user holding COMPTABLE on the Clinique's first SIRET, made by the back office. */
+    freshUser: (overrides: Record<string, unknown> = {}) => createUserAs(app.t, PERSONAS.backoffice, [app.orgs.cliniqueSirets[0]!.code], [app.roles.COMPTABLE!], overrides),
+  };
+}

@@ -1,0 +1,175 @@
+// Actions on many users (startUsersBulkAction, getUsersBulkAction) and the work of their jobs. The request stores
+// the job and its resolved selection and answers at once; a worker (server/jobs/bulk-actions-worker.ts, on every
+// node) claims the job and runs the single action for each person, in the person's own unit of work, whose first
+// statement writes the person's outcome: the change and its outcome commit together or not at all, and a person
+// whose outcome is written is never done again (after a restart, or by another node).
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
+import type { Actor } from '../../core/actor.ts';
+import { DomainError, unauthenticated } from '../../core/errors.ts';
+import { requireActive } from '../../core/policy.ts';
+import type { Database } from '../../db/schema.ts';
+import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
+import { loadActor } from '../session/actor.repository.ts';
+import { NO_PORTAL_ACCOUNT } from '../session/session.service.ts';
+import { bulkActionCommand, type BulkActionBody } from './users-bulk.input.ts';
+import { MAX_SELECTION_BY_FILTERS, requireBulkActionStarter, requireCanStartBulkAction, requireSelectionWithinLimit } from './users-bulk.policy.ts';
+import {
+  claimJob,
+  completeJob,
+  countFiltered,
+  findJob,
+  insertJobWithFilter,
+  insertJobWithIds,
+  jobProgress,
+  pendingTargets,
+  recordOutcome,
+  releaseLease,
+  renewLease,
+  starterSubject,
+  type BulkActionRow,
+  type BulkProgress,
+  type BulkTarget,
+} from './users-bulk.repository.ts';
+import { findUser, loadAssignments } from './users-read.repository.ts';
+import { userFilterFor } from './users-read.service.ts';
+import type { PersonStep } from './users.model.ts';
+import { requireCanReadUser, requireUserVisible, userScope } from './users.policy.ts';
+import type { UsersService } from './users.service.ts';
+
+/** A job as getUsersBulkAction answers it. */
+export type BulkActionView = BulkActionRow & BulkProgress;
+
+/** What a worker's run of a job came to: done, stopped (the server stops), or taken by another node meanwhile. */
+export type JobRunOutcome = 'completed' | 'stopped' | 'lost';
+
+export interface JobRunOptions {
+  owner: string;
+  leaseMs: number;
+  signal: AbortSignal;
+  /** Persons read per statement, between two renewals of the lease. */
+  batchSize: number;
+  /** Told after each person (tests, metrics). */
+  onPerson?: () => void;
+}
+
+/** The person's outcome was written already (by another run of the job): their unit of work is dropped. */
+class PersonAlreadyDone extends Error {}
+
+type SingleActions = Pick<UsersService, 'setActive' | 'deletePermanently' | 'resendInvitation'>;
+
+export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, single: SingleActions) {
+  const { db, log } = deps;
+  const listeners = new Set<() => void>();
+
+  /** The starter as they are now: their rights are those of the moment each person is done. */
+  async function starter(job: BulkActionRow): Promise<Actor | null> {
+    const subject = await starterSubject(db, job.actor_user_id);
+    return subject ? loadActor(db, subject) : null;
+  }
+
+  /** The person's name and e-mail if the starter may read them (else the report names nobody). */
+  async function seenPerson(actor: Actor | null, userId: string): Promise<{ name: string; email: string } | null> {
+    if (!actor) return null;
+    const found = await findUser(db, userId);
+    if (!found) return null;
+    try {
+      requireCanReadUser(actor, userId);
+      requireUserVisible(actor, userScope(actor, 'USER_LIST'), found, await loadAssignments(db, [userId]));
+    } catch (error) {
+      if (error instanceof DomainError) return null;
+      throw error;
+    }
+    return { name: `${found.first_name} ${found.last_name}`, email: found.email };
+  }
+
+  /** One person, exactly as the single action (its policy, its unit of work, its journal entry), once. */
+  async function processPerson(job: BulkActionRow, target: BulkTarget, actor: Actor | null): Promise<void> {
+    const step: PersonStep = {
+      refuseUnchanged: true,
+      claim: async (trx) => {
+        if (!(await recordOutcome(trx, job.id, target.position, { outcome: 'succeeded' }))) throw new PersonAlreadyDone();
+      },
+    };
+    try {
+      // What every request's hooks decide first: a portal account, and an active one.
+      if (!actor) throw unauthenticated(NO_PORTAL_ACCOUNT);
+      requireActive(actor);
+      if (job.action === 'deactivate') await single.setActive(actor, target.userId, false, undefined, log, step);
+      else if (job.action === 'reactivate') await single.setActive(actor, target.userId, true, undefined, log, step);
+      else if (job.action === 'resendInvitation') await single.resendInvitation(actor, target.userId, log, step);
+      else await single.deletePermanently(actor, target.userId, undefined, log, step);
+    } catch (error) {
+      if (error instanceof PersonAlreadyDone) return;
+      if (!(error instanceof DomainError)) throw error;
+      const seen = await seenPerson(actor, target.userId);
+      await recordOutcome(db, job.id, target.position, { outcome: 'refused', reason: error.message, name: seen?.name ?? null, email: seen?.email ?? null });
+    }
+  }
+
+  return {
+    /** startUsersBulkAction: the job and its selection stored, the workers told; nothing done to anyone yet. */
+    async start(actor: Actor, body: BulkActionBody): Promise<BulkActionView> {
+      requireCanStartBulkAction(actor, body.action);
+      const { action, selection } = bulkActionCommand(body);
+      let job: BulkActionRow;
+      if (selection.kind === 'ids') {
+        job = await inTransaction(db, ({ trx }) => insertJobWithIds(trx, actor.userId, action, selection.userIds), log);
+      } else {
+        // The list's rights, reach and filters (404 for an organization out of reach), then its size.
+        const filter = await userFilterFor(db, actor, selection.filters);
+        requireSelectionWithinLimit(await countFiltered(db, filter, MAX_SELECTION_BY_FILTERS + 1));
+        job = await inTransaction(db, ({ trx }) => insertJobWithFilter(trx, actor.userId, action, filter), log);
+      }
+      for (const listener of listeners) listener();
+      return { ...job, processed: 0, succeeded: 0, refusals: [] };
+    },
+
+    /** getUsersBulkAction: the starter's job, its progress as the database holds it. */
+    async get(actor: Actor, id: string): Promise<BulkActionView> {
+      const job = requireBulkActionStarter(actor, await findJob(db, id));
+      return { ...job, ...(await jobProgress(db, id)) };
+    },
+
+    /** Told when a job starts on this node (its worker looks at once rather than at its next round). */
+    onStarted(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+
+    /** An unfinished job no node works on, now this owner's for leaseMs. */
+    claim: (owner: string, leaseMs: number) => claimJob(db, owner, leaseMs),
+
+    /**
+     * Works through a claimed job, batch after batch, yielding to the other requests after each person, renewing
+     * the lease after each batch. Stops between two persons when `signal` is aborted, letting the job go.
+     */
+    async run(job: BulkActionRow, options: JobRunOptions): Promise<JobRunOutcome> {
+      for (;;) {
+        if (options.signal.aborted) {
+          await releaseLease(db, job.id, options.owner);
+          return 'stopped';
+        }
+        const targets = await pendingTargets(db, job.id, options.batchSize);
+        if (targets.length === 0) {
+          // Every person done (here or by another run): completed, once.
+          await completeJob(db, job.id);
+          return 'completed';
+        }
+        const actor = await starter(job);
+        for (const target of targets) {
+          if (options.signal.aborted) break;
+          await processPerson(job, target, actor);
+          options.onPerson?.();
+          await yieldToOthers();
+        }
+        if (!(await renewLease(db, job.id, options.owner, options.leaseMs))) return 'lost';
+      }
+    },
+
+    /** Lets a job go after a failure of this node's run: it is claimed again at the next round. */
+    release: (job: BulkActionRow, owner: string) => releaseLease(db, job.id, owner),
+  };
+}
+
+export type UsersBulkService = ReturnType<typeof usersBulkService>;

@@ -1,0 +1,84 @@
+// The job of an action on many users survives neither twice nor half (issue 22): a server stopped mid-job lets it
+// go and a new server finishes it, each person done once; two workers on one job never do a person twice.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { backends } from './db/test-databases.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
+import { callApi, createUserAs, PERSONAS, startUsersApp } from './support/users-api.ts';
+
+const PERSONS = 12;
+
+for (const backend of backends) {
+  describe(`the jobs of actions on many users on ${backend.name}`, () => {
+    const apps: TestApp[] = [];
+    afterEach(async () => {
+      // The first app owns the database: the others, on it, are closed before it.
+      const [owner, ...others] = apps.splice(0);
+      for (const t of others) await t.stopServer();
+      await owner?.close();
+    });
+
+    /** An app with PERSONS new users, and a job deactivating them started by the back office. */
+    async function jobOnNewUsers(options: { runBulkActions: boolean }) {
+      const { t, orgs, roles } = await startUsersApp(backend, options);
+      apps.push(t);
+      const ids: string[] = [];
+      for (let i = 0; i < PERSONS; i += 1) ids.push((await createUserAs(t, PERSONAS.backoffice, [orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!])).user.id);
+      return { t, ids };
+    }
+    const deactivations = async (t: TestApp, ids: string[]) => {
+      const rows = await t.database.handle.db.selectFrom('audit_log').select('entity_id').where('action', '=', 'user.deactivate').where('entity_id', 'in', ids).execute();
+      return ids.map((id) => rows.filter((r) => r.entity_id === id).length);
+    };
+    const outcomes = (t: TestApp, jobId: string) => t.database.handle.db.selectFrom('bulk_action_targets').select(['outcome', 'reason']).where('bulk_action_id', '=', jobId).execute();
+
+    it('resumes after a restart: the stopped server lets the job go, a new one completes it, each person done once', async () => {
+      const { t, ids } = await jobOnNewUsers({ runBulkActions: true });
+      let done = 0;
+      const stopped = new Promise<void>((resolve) => {
+        t.app.bulkActions.onPerson(() => {
+          done += 1;
+          // The server stops while the job runs: the person under way is finished, the others wait.
+          if (done === 3) void t.app.close().then(resolve);
+        });
+      });
+      const started = await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/bulk-actions', payload: { action: 'deactivate', userIds: ids } });
+      expect(started.status).toBe(202);
+      await stopped;
+      const halfway = await outcomes(t, started.body.id);
+      expect(halfway.filter((o) => o.outcome !== null)).toHaveLength(3);
+      const job = await t.database.handle.db.selectFrom('bulk_actions').select(['status', 'lease_owner']).where('id', '=', started.body.id).executeTakeFirstOrThrow();
+      expect(job).toEqual({ status: 'running', lease_owner: null });
+
+      // A new server on the same database takes the job up by itself.
+      const restarted = await startTestApp(backend, { database: t.database, runBulkActions: true });
+      apps.push(restarted);
+      const read = () => callApi(restarted, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/users/bulk-actions/{id}', params: { id: started.body.id } });
+      await vi.waitFor(async () => expect((await read()).body.status).toBe('completed'), { timeout: 20_000, interval: 50 });
+      expect((await read()).body).toMatchObject({ status: 'completed', total: PERSONS, processed: PERSONS, succeeded: PERSONS, refusals: [] });
+      expect(await deactivations(restarted, ids)).toEqual(ids.map(() => 1));
+    });
+
+    it('never does a person twice when two workers work on one job at the same time', async () => {
+      const { t, ids } = await jobOnNewUsers({ runBulkActions: false });
+      const other = await startTestApp(backend, { database: t.database });
+      apps.push(other);
+      const started = await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/bulk-actions', payload: { action: 'deactivate', userIds: ids } });
+      let second: Promise<number> | null = null;
+      t.app.bulkActions.onPerson(() => {
+        // After the first worker's first person, its lease is taken from it and a second worker starts on the same
+        // job: both hold the persons still to do, and run them side by side.
+        second ??= t.database.handle.db
+          .updateTable('bulk_actions')
+          .set({ lease_owner: null, lease_until: null })
+          .where('id', '=', started.body.id)
+          .execute()
+          .then(() => other.app.bulkActions.drain());
+      });
+      await t.app.bulkActions.drain();
+      expect(await second).toBe(1);
+      const all = await outcomes(t, started.body.id);
+      expect(all).toEqual(ids.map(() => ({ outcome: 'succeeded', reason: null })));
+      expect(await deactivations(t, ids)).toEqual(ids.map(() => 1));
+    });
+  });
+}
