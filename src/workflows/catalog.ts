@@ -1,4 +1,4 @@
-// Every machine of src/machines, as analysts read it: adding a machine is adding one entry here (the
+// Every machine of src/machines and rules/ (the shared ones the server asks too), as analysts read it: adding a machine is adding one entry here (the
 // coverage gate, tests/workflows/workflows-gate.test.ts, fails until there is one).
 import { sessionMachine } from '../machines/session/session.machine';
 import { guardMachine } from '../machines/guard/guard.machine';

@@ -1,3 +1,4 @@
+import { INVITATION_STATUS_FILTERS, type InvitationStatusFilter } from '../../domain/invitation-status';
 import type { PageItem } from '../../domain/pagination';
 import type { PageSize } from '../../domain/pagination';
 import { fr } from '../../i18n/fr';
@@ -8,7 +9,7 @@ import { EmptyList, ListFooter } from '../list-footer';
 import type { SortOrder } from '../sortable-header';
 import { InvitationsTable, type InvitationRow, type InvitationSort } from './invitations-table';
 
-type StatusFilter = 'all' | 'PENDING' | 'APPROVED' | 'REJECTED';
+type StatusFilter = InvitationStatusFilter;
 
 export interface InvitationsListProps {
   search: { status: StatusFilter; search: string; sort: InvitationSort; order: SortOrder; page: number; pageSize: PageSize };
@@ -53,7 +54,7 @@ export function InvitationsList(props: InvitationsListProps) {
           label={t.filterLabel}
           value={search.status}
           onChange={props.onStatus}
-          options={(['all', 'PENDING', 'APPROVED', 'REJECTED'] as const).map((value) => ({ value, label: t.filters[value] }))}
+          options={INVITATION_STATUS_FILTERS.map((value) => ({ value, label: t.filters[value] }))}
         />
         <DebouncedSearchInput value={search.search} label={t.searchLabel} placeholder={t.search} delayMs={props.searchDebounceMs} onSearch={props.onSearch} />
       </div>

@@ -1,0 +1,60 @@
+-- Issue 22, requests that do not rot: a pending request expires (EXPIRED) after INVITATION_EXPIRY_DAYS, or is
+-- cancelled (CANCELLED) by the person who made it or the back office. Which move is allowed is decided by the
+-- request-lifecycle machine (rules/request-lifecycle.machine.ts); these checks keep the rows' shape.
+-- Runs on PostgreSQL 15 and on PGlite 0.5 (PostgreSQL 18).
+--
+-- 1. Who cancelled, and why (optional). processed_at is the moment of any move out of PENDING: the decision, the
+--    cancellation, or the expiry (created_at + the period then in force).
+ALTER TABLE invitations ADD COLUMN cancelled_by_user_id uuid NULL REFERENCES users (id) ON DELETE SET NULL;
+ALTER TABLE invitations ADD COLUMN cancelled_by_email text NULL;
+ALTER TABLE invitations ADD COLUMN cancellation_reason text NULL;
+-- The requester's reminder before expiry, sent once (server/jobs/invitation-reminders.ts).
+ALTER TABLE invitations ADD COLUMN expiry_reminder_sent_at timestamptz NULL;
+
+-- Checks added NOT VALID then validated: validating holds no lock that stops reads or writes of the table.
+ALTER TABLE invitations DROP CONSTRAINT invitations_status_check;
+ALTER TABLE invitations ADD CONSTRAINT invitations_status_check
+  CHECK (status IN ('PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED')) NOT VALID;
+ALTER TABLE invitations VALIDATE CONSTRAINT invitations_status_check;
+
+-- A pending request has no outcome; a decided one its date and validator; an expired one its date only; a
+-- cancelled one its date and who cancelled it.
+ALTER TABLE invitations DROP CONSTRAINT invitations_decision_shape;
+ALTER TABLE invitations ADD CONSTRAINT invitations_decision_shape CHECK (
+  (status = 'PENDING' AND processed_at IS NULL AND validator_email IS NULL AND validator_user_id IS NULL AND cancelled_by_email IS NULL)
+  OR (status IN ('APPROVED', 'REJECTED') AND processed_at IS NOT NULL AND validator_email IS NOT NULL AND cancelled_by_email IS NULL)
+  OR (status = 'EXPIRED' AND processed_at IS NOT NULL AND validator_email IS NULL AND cancelled_by_email IS NULL)
+  OR (status = 'CANCELLED' AND processed_at IS NOT NULL AND validator_email IS NULL AND cancelled_by_email IS NOT NULL)
+) NOT VALID;
+ALTER TABLE invitations VALIDATE CONSTRAINT invitations_decision_shape;
+ALTER TABLE invitations ADD CONSTRAINT invitations_cancellation_reason
+  CHECK (cancellation_reason IS NULL OR (status = 'CANCELLED' AND length(cancellation_reason) <= 2000)) NOT VALID;
+ALTER TABLE invitations VALIDATE CONSTRAINT invitations_cancellation_reason;
+
+-- 2. 'Mes demandes' (GET /api/v2/invitations/mine): the requests one person made, newest first.
+-- Not CONCURRENTLY (the runner applies a file in a transaction): on a very large table, build it beforehand with
+-- CREATE INDEX CONCURRENTLY IF NOT EXISTS under this name, and this statement then does nothing.
+CREATE INDEX IF NOT EXISTS invitations_sender_created_idx ON invitations (sender_user_id, created_at, id) WHERE sender_user_id IS NOT NULL;
+
+-- 3. The back office's daily digest of requests pending too long: one row per day (Europe/Paris) it was sent.
+CREATE TABLE invitation_digests (
+  day        date PRIMARY KEY,
+  sent_at    timestamptz NOT NULL,
+  requests   integer NOT NULL,
+  recipients integer NOT NULL
+);
+
+-- 4. The journal's new actions and the outbox's new e-mails (both checks only widen).
+ALTER TABLE audit_log DROP CONSTRAINT audit_log_action_check;
+ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action IN (
+  'user.create', 'user.update', 'user.roles', 'user.deactivate', 'user.reactivate', 'user.delete',
+  'user.email.request', 'user.email.confirm',
+  'invitation.create', 'invitation.approve', 'invitation.reject', 'invitation.cancel', 'invitation.expire',
+  'users.export', 'journal.export'
+));
+
+ALTER TABLE outbox DROP CONSTRAINT outbox_kind_check;
+ALTER TABLE outbox ADD CONSTRAINT outbox_kind_check CHECK (kind IN (
+  'account.invitation', 'invitation.approved', 'invitation.rejected', 'email.change.confirm', 'email.change.notice',
+  'invitation.pending.digest', 'invitation.expiring'
+));
