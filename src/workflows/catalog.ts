@@ -10,6 +10,7 @@ import { assignAdminMachine } from '../machines/assign-admin/assign-admin.machin
 import { emailConfirmationMachine } from '../machines/email-confirmation/email-confirmation.machine';
 import { csvExportMachine } from '../machines/csv-export/csv-export.machine';
 import type { WorkflowEntry } from './catalog-types';
+import { requestCancellation, requestLifecycle } from './catalog-requests';
 
 export type { WorkflowCoverage, WorkflowEntry, WorkflowScreen } from './catalog-types';
 
@@ -289,7 +290,19 @@ const csvExport: WorkflowEntry = {
   },
 };
 
-export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin, emailConfirmation, csvExport];
+export const workflowCatalog: readonly WorkflowEntry[] = [
+  session,
+  guard,
+  invitationDecision,
+  userActivation,
+  editTabs,
+  creationWizard,
+  assignAdmin,
+  emailConfirmation,
+  csvExport,
+  requestLifecycle,
+  requestCancellation,
+];
 
 export function workflowId(entry: WorkflowEntry): string {
   return entry.machine.id;
