@@ -11,11 +11,11 @@ ALTER TABLE invitations ADD COLUMN cancellation_reason text NULL;
 -- The requester's reminder before expiry, sent once (server/jobs/invitation-reminders.ts).
 ALTER TABLE invitations ADD COLUMN expiry_reminder_sent_at timestamptz NULL;
 
--- Checks added NOT VALID then validated: validating holds no lock that stops reads or writes of the table.
+-- The checks are replaced in the file's one transaction: the table is locked while they are checked, one scan of
+-- invitations (200,000 rows in the benchmark database). Every existing row satisfies them.
 ALTER TABLE invitations DROP CONSTRAINT invitations_status_check;
 ALTER TABLE invitations ADD CONSTRAINT invitations_status_check
-  CHECK (status IN ('PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED')) NOT VALID;
-ALTER TABLE invitations VALIDATE CONSTRAINT invitations_status_check;
+  CHECK (status IN ('PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED'));
 
 -- A pending request has no outcome; a decided one its date and validator; an expired one its date only; a
 -- cancelled one its date and who cancelled it.
@@ -25,11 +25,9 @@ ALTER TABLE invitations ADD CONSTRAINT invitations_decision_shape CHECK (
   OR (status IN ('APPROVED', 'REJECTED') AND processed_at IS NOT NULL AND validator_email IS NOT NULL AND cancelled_by_email IS NULL)
   OR (status = 'EXPIRED' AND processed_at IS NOT NULL AND validator_email IS NULL AND cancelled_by_email IS NULL)
   OR (status = 'CANCELLED' AND processed_at IS NOT NULL AND validator_email IS NULL AND cancelled_by_email IS NOT NULL)
-) NOT VALID;
-ALTER TABLE invitations VALIDATE CONSTRAINT invitations_decision_shape;
+);
 ALTER TABLE invitations ADD CONSTRAINT invitations_cancellation_reason
-  CHECK (cancellation_reason IS NULL OR (status = 'CANCELLED' AND length(cancellation_reason) <= 2000)) NOT VALID;
-ALTER TABLE invitations VALIDATE CONSTRAINT invitations_cancellation_reason;
+  CHECK (cancellation_reason IS NULL OR (status = 'CANCELLED' AND length(cancellation_reason) <= 2000));
 
 -- 2. 'Mes demandes' (GET /api/v2/invitations/mine): the requests one person made, newest first.
 -- Not CONCURRENTLY (the runner applies a file in a transaction): on a very large table, build it beforehand with
