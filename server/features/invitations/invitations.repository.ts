@@ -195,11 +195,6 @@ export function decidePending(
     .executeTakeFirst();
 }
 
-/** Whether an invitation of this id exists, whatever its status. */
-export async function invitationExists(trx: Transaction<Database>, id: number): Promise<boolean> {
-  return (await trx.selectFrom('invitations').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-}
-
 /** The invitation's organization (by id) and role (by id, else by its code), in one statement; missing ones null. */
 export async function organizationAndRoleOf(trx: Transaction<Database>, row: InvitationRow): Promise<{ organization: OrganizationRef | null; role: Omit<RoleRef, 'type'> | null }> {
   const { rows } = await sql<{ o_id: string | null; o_code: string; o_name: string; o_type: 'SIREN' | 'SIRET'; o_member: boolean; o_closed: boolean; r_id: number | null; r_code: string; r_name: string }>`

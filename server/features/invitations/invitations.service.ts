@@ -1,6 +1,7 @@
 // The invitations use cases (requests for administrator rights and role assignments): list, read, create,
-// approve, reject (cancelling and a person's own requests: invitations-requester.service.ts). Each write is one unit of work holding its audit entries and its e-mails (outbox); a
-// failure leaves no trace. A decision updates only a pending request: of two deciders, exactly one wins.
+// approve, reject (cancelling and a person's own requests: invitations-requester.service.ts). Each write is one
+// unit of work holding its audit entries and its e-mails (outbox); a failure leaves no trace. A decision moves
+// only a pending request within its period (the request-lifecycle machine): of two deciders, exactly one wins.
 import type { Transaction } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
 import { conflict, invalid, notFound, unavailable } from '../../core/errors.ts';
