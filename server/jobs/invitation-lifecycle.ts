@@ -1,6 +1,7 @@
 // The requests' lifecycle on the runner (issue 22), three jobs:
-// - 'invitations.expiry', hourly: pending requests older than INVITATION_EXPIRY_DAYS become EXPIRED (a decision
-//   checks the period too, so nothing waits for this job to be refused);
+// - 'invitations.expiry', every 5 minutes (an index range of the pending requests, usually empty): pending requests
+//   older than INVITATION_EXPIRY_DAYS become EXPIRED soon after their period ends (a decision checks the period too,
+//   so nothing waits for this job to be refused);
 // - 'invitations.expiry-reminder', hourly: a requester is told, once, REMINDER_BEFORE_EXPIRY_DAYS before their
 //   request expires;
 // - 'invitations.pending-digest', hourly, sending once a day (Europe/Paris): the back office's digest of the
@@ -27,7 +28,7 @@ export function requestLifecycleJobs({ db, requests, listUrl, batchSize }: Reque
   return [
     {
       name: 'invitations.expiry',
-      everyMs: HOUR_MS,
+      everyMs: 5 * 60_000,
       async run({ now, signal }) {
         return { expired: await expireDueRequests(db, now, requests.expiryDays, { signal, ...batch }) };
       },

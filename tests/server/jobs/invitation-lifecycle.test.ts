@@ -109,6 +109,14 @@ describe.each(backends)('the requests lifecycle jobs on $name', (backend) => {
     expect(await mails('invitation.pending.digest')).toEqual([]);
   });
 
+  it('look every 5 minutes for requests to expire, and every hour for reminders to send', () => {
+    expect(jobs().map((j) => [j.name, j.everyMs])).toEqual([
+      ['invitations.expiry', 5 * 60_000],
+      ['invitations.expiry-reminder', 3600_000],
+      ['invitations.pending-digest', 3600_000],
+    ]);
+  });
+
   it('are jobs of the runner, which expire and remind as days pass on its clock', async () => {
     const clock = fakeClock(T0);
     const listed = scheduledJobs({ db: db(), outboxRetentionDays: 30, auditRetentionDays: 365, expiredRowPurges: [], requests: REQUESTS, publicOrigin: 'https://portail.exemple.fr' });
