@@ -284,9 +284,12 @@ function days(env: Env, name: string, fallback: number, min: number): number {
   return value;
 }
 
+/** INVITATION_EXPIRY_DAYS when it is not set: a pending request expires 30 days after it was made. */
+export const DEFAULT_INVITATION_EXPIRY_DAYS = 30;
+
 /** INVITATION_EXPIRY_DAYS, REMINDER_PENDING_DAYS, REMINDER_BEFORE_EXPIRY_DAYS: the reminder before expiry falls within the period. */
 function readRequestLifecycle(env: Env): RequestLifecycleConfig {
-  const expiryDays = days(env, 'INVITATION_EXPIRY_DAYS', 30, 1);
+  const expiryDays = days(env, 'INVITATION_EXPIRY_DAYS', DEFAULT_INVITATION_EXPIRY_DAYS, 1);
   const reminderPendingDays = days(env, 'REMINDER_PENDING_DAYS', 7, 1);
   const reminderBeforeExpiryDays = days(env, 'REMINDER_BEFORE_EXPIRY_DAYS', 3, 1);
   if (reminderBeforeExpiryDays >= expiryDays) {

@@ -1,8 +1,9 @@
 // Issue 22 in the browser: an employer administrator cancels their own request from 'Mes demandes'; the back office
-// sees it 'Annulée' on /admin with 'Approuver' disabled, and who cancelled it in the detail; an expired request shows
-// 'Expirée'.
+// sees it 'Annulée' on /admin with 'Approuver' disabled, and who cancelled it in the detail; the demo's expired
+// requests show 'Expirée'.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe';
+import { buildDemoPlan } from '../../server/seed/seed-plan.ts';
 import { createPendingInvitation, openDashboardAs } from './fixtures';
 
 const escaped = (text: string) => text.replace(/[.]/g, '\\.');
@@ -66,22 +67,26 @@ test("an employer administrator cancels their own request from 'Mes demandes'; t
   await backOffice.context().close();
 });
 
-test("the back office sees an expired request 'Expirée', with the day it expired, and cannot decide it", async ({ browser }) => {
-  // The demo's requests are dated before 01/11/2026 (docs/demo-data.md), some of them pending for more than
-  // INVITATION_EXPIRY_DAYS (30) by then: the expiry job marks them when the server starts.
+test("the back office sees the demo's expired requests 'Expirée', with the day each expired, and cannot decide them", async ({ browser }) => {
+  // The demo seeds a few requests that expired before 01/11/2026 (docs/demo-data.md); its pending ones are recent,
+  // so none expired when the server started: the expired ones listed are exactly those seeded.
+  const seeded = buildDemoPlan().invitations.filter((i) => i.status === 'EXPIRED');
+  expect(seeded.length).toBeGreaterThanOrEqual(2);
   const page = await backOfficePage(browser);
   await page.goto('/admin?status=EXPIRED');
   await expect(page.getByRole('group', { name: 'Filtrer par statut' }).getByRole('button', { name: 'Expirée' })).toHaveAttribute('aria-pressed', 'true');
   const statuses = page.getByRole('row').locator('td:nth-child(5)');
-  await expect(statuses.first()).toHaveText('Expirée');
+  await expect(statuses).toHaveCount(seeded.length);
   expect(new Set(await statuses.allTextContents())).toEqual(new Set(['Expirée']));
-  const first = page.getByRole('row').nth(1);
-  await expect(first.getByRole('button', { name: /^Approuver la demande de/ })).toBeDisabled();
-  await expect(first.getByRole('button', { name: /^Rejeter la demande de/ })).toBeDisabled();
+  const expired = seeded.find((i) => i.invitationType === 'ROLE_ASSIGNMENT') ?? seeded[0]!;
+  const row = page.getByRole('row', { name: new RegExp(escaped(expired.inviteeEmail)) });
+  await expect(row.getByRole('button', { name: `Approuver la demande de ${expired.inviteeEmail}` })).toBeDisabled();
+  await expect(row.getByRole('button', { name: `Rejeter la demande de ${expired.inviteeEmail}` })).toBeDisabled();
   await expectNoAxeViolations(page, "/admin, 'Expirée'");
-  await first.getByRole('button', { name: /Voir/ }).click();
+  await row.getByRole('button', { name: /Voir/ }).click();
   await expect(page.getByRole('heading', { name: /^Invitation #\d+$/, level: 1 })).toBeVisible();
-  await expect(page.locator('dl')).toContainText(/Expirée le\s*\d{2}\/\d{2}\/\d{4}/);
+  const day = expired.processedAt!.toLocaleDateString('fr-FR', { timeZone: 'Europe/Paris' });
+  await expect(page.locator('dl')).toContainText(new RegExp(`Expirée le\\s*${day}`));
   await expect(page.getByRole('button', { name: 'Approuver' })).toHaveCount(0);
   await page.context().close();
 });
