@@ -66,6 +66,14 @@ export const rejectionReasonSchema = z
     else if (value.length < REJECTION_REASON_MIN) ctx.addIssue({ code: 'custom', message: MESSAGES.rejectionTooShort(value.length) });
   });
 
+/** Issue 22: the optional reason a requester gives when cancelling a request; blank means none. */
+export const CANCELLATION_REASON_MAX = 500;
+export const cancellationReasonSchema = z
+  .string()
+  .transform((value) => value.trim())
+  .refine((value) => value.length <= CANCELLATION_REASON_MAX, { message: `Le motif ne peut pas dépasser ${CANCELLATION_REASON_MAX} caractères.` })
+  .transform((value) => (value === '' ? null : value));
+
 export const sirenSchema = z.string().refine(isValidSiren, MESSAGES.siren);
 export const siretSchema = z.string().refine(isValidSiret, MESSAGES.siret);
 

@@ -138,6 +138,12 @@ async function memberAdministratorScreens(browser: Browser, origin: string, size
   await page.getByRole('button', { name: 'Soumettre la demande' }).waitFor();
   await page.getByRole('list', { name: 'Utilisateurs' }).getByRole('listitem').first().waitFor();
   await shoot(page, 'assign-existing', size);
+  // 'Mes demandes' (issue 22), from the chooser's link: the requests this administrator made, with their statuses.
+  await page.goto('/admin-actions');
+  await page.getByRole('link', { name: 'Voir mes demandes' }).click();
+  await heading(page, 'Mes demandes');
+  await page.getByRole('table', { name: 'Mes demandes' }).waitFor();
+  await shoot(page, 'mes-demandes', size);
   await page.context().close();
 }
 

@@ -129,6 +129,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     publicOrigin: config.publicOrigin,
     log: app.log,
     creationLimits: config.creationLimits,
+    requests: config.requests,
+    // The job runner's clock in tests: expiry is decided on the time the jobs see.
+    now: deps.jobClock ? () => new Date(deps.jobClock!.now()) : () => new Date(),
   });
 
   // The counts every node shares (the API rate limit, the sign-in throttle); their expired rows (and the local
@@ -177,7 +180,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const jobs = createJobRunner({
     db: database.db,
     // The list is read at each run: the local provider's purge is added below.
-    jobs: scheduledJobs({ db: database.db, outboxRetentionDays: config.outboxRetentionDays, auditRetentionDays: config.auditRetentionDays, expiredRowPurges }),
+    jobs: scheduledJobs({
+      db: database.db,
+      outboxRetentionDays: config.outboxRetentionDays,
+      auditRetentionDays: config.auditRetentionDays,
+      expiredRowPurges,
+      requests: config.requests,
+      publicOrigin: config.publicOrigin,
+    }),
     log: app.log.child({ component: 'jobs' }),
     ...(deps.jobClock ? { clock: deps.jobClock } : {}),
   });

@@ -32,6 +32,12 @@ export interface GraphConfig {
   tenantDomain: string;
 }
 
+export interface RequestLifecycleConfig {
+  expiryDays: number;
+  reminderPendingDays: number;
+  reminderBeforeExpiryDays: number;
+}
+
 export interface ServerConfig {
   production: boolean;
   host: string;
@@ -71,6 +77,12 @@ export interface ServerConfig {
   outboxRetentionDays: number;
   /** Days a journal entry is kept (AUDIT_RETENTION_DAYS, default 365): older ones are deleted (server/jobs/audit-retention.ts). */
   auditRetentionDays: number;
+  /**
+   * The life of a request (issue 22): a pending request expires INVITATION_EXPIRY_DAYS after it was made (default 30);
+   * the back office's daily digest lists those pending for more than REMINDER_PENDING_DAYS (default 7); a requester is
+   * told REMINDER_BEFORE_EXPIRY_DAYS (default 3) before theirs expires (server/jobs/invitation-*.ts).
+   */
+  requests: RequestLifecycleConfig;
   /**
    * Creations one person may make in an hour, counted across nodes from the audit journal (USER_CREATIONS_PER_HOUR,
    * default 200; INVITATIONS_PER_HOUR, default 100; 0: no limit). See server/features/audit/creation-limit.service.ts.
@@ -226,6 +238,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
   if (!Number.isInteger(auditRetentionDays) || auditRetentionDays < 1) {
     throw new Error(`AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more (got '${env.AUDIT_RETENTION_DAYS}')`);
   }
+  const requests = readRequestLifecycle(env);
   return {
     production,
     host: optional(env, 'HOST') ?? (production ? '0.0.0.0' : 'localhost'),
@@ -256,9 +269,33 @@ export function readConfig(env: Env = process.env): ServerConfig {
     metricsToken,
     outboxRetentionDays,
     auditRetentionDays,
+    requests,
     creationLimits,
     listsInFlightPerPerson,
   };
+}
+
+/** A number of days: a whole number from `min` to 3650. */
+function days(env: Env, name: string, fallback: number, min: number): number {
+  const text = optional(env, name);
+  if (text === null) return fallback;
+  const value = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(value) || value < min || value > 3650) throw new Error(`${name} must be a whole number of days, from ${min} to 3650 (got '${text}')`);
+  return value;
+}
+
+/** INVITATION_EXPIRY_DAYS when it is not set: a pending request expires 30 days after it was made. */
+export const DEFAULT_INVITATION_EXPIRY_DAYS = 30;
+
+/** INVITATION_EXPIRY_DAYS, REMINDER_PENDING_DAYS, REMINDER_BEFORE_EXPIRY_DAYS: the reminder before expiry falls within the period. */
+function readRequestLifecycle(env: Env): RequestLifecycleConfig {
+  const expiryDays = days(env, 'INVITATION_EXPIRY_DAYS', DEFAULT_INVITATION_EXPIRY_DAYS, 1);
+  const reminderPendingDays = days(env, 'REMINDER_PENDING_DAYS', 7, 1);
+  const reminderBeforeExpiryDays = days(env, 'REMINDER_BEFORE_EXPIRY_DAYS', 3, 1);
+  if (reminderBeforeExpiryDays >= expiryDays) {
+    throw new Error(`REMINDER_BEFORE_EXPIRY_DAYS (${reminderBeforeExpiryDays}) must be fewer days than INVITATION_EXPIRY_DAYS (${expiryDays})`);
+  }
+  return { expiryDays, reminderPendingDays, reminderBeforeExpiryDays };
 }
 
 /** A number of creations an hour: a whole number, 0 for no limit, at most 1,000,000. */

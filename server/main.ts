@@ -38,7 +38,7 @@ async function start(): Promise<void> {
   // cut the name order into even ranges again if one has grown too large.
   await database.exec('select compact_list_totals(); select balance_user_name_ranges()');
   let seeded = false;
-  if (withDemoData) seeded = (await seedDemoData(database)).seeded;
+  if (withDemoData) seeded = (await seedDemoData(database, { expiryDays: config.requests.expiryDays })).seeded;
   else await database.db.transaction().execute((trx) => seedReferenceData(trx));
   const signingKeys = config.auth.kind === 'local' ? await loadSigningKeys(config.dataDir) : null;
   const verifyToken = await verifierFor(config.auth, signingKeys?.publicJwks ?? null);

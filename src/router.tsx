@@ -15,6 +15,7 @@ import { userEditRoute } from './routes/user-edit';
 import { userCreateRoute } from './routes/user-create';
 import { adminActionsRoute } from './routes/admin-actions';
 import { assignExistingRoute } from './routes/assign-existing';
+import { myRequestsRoute } from './routes/my-requests';
 import { workflowsRoute } from './routes/workflows';
 import { testV2ApiRoute } from './routes/test-v2-api';
 import { emailConfirmationRoute } from './routes/email-confirmation';
@@ -25,7 +26,7 @@ export const routeTree = rootRoute.addChildren([
   signInRoute,
   redirectLoginRoute,
   signOutRoute,
-  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute, workflowsRoute, testV2ApiRoute, emailConfirmationRoute, journalRoute]),
+  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute, myRequestsRoute, workflowsRoute, testV2ApiRoute, emailConfirmationRoute, journalRoute]),
 ]);
 
 export function createAppRouter(context: RouterContext) {

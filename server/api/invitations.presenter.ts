@@ -7,6 +7,10 @@ export interface InvitationDto {
   inviteeEmail: string;
   createdAt: string;
   processedAt: string | null;
+  /** When a pending request expires; once EXPIRED, when it did. */
+  expiresAt: string;
+  cancelledByEmail: string | null;
+  cancellationReason: string | null;
   organizationCode: string;
   organizationName: string;
   organizationId: string | null;
@@ -17,16 +21,19 @@ export interface InvitationDto {
   senderEmail: string | null;
   validatorEmail: string | null;
   rejectionReason: string | null;
-  /** What the caller may do on it (approve, reject), as the policy decides. */
+  /** What the caller may do on it (approve, reject, cancel), as the request-lifecycle machine decides. */
   allowedActions: InvitationAction[];
 }
 
-export function toInvitationDto(row: InvitationRow, allowedActions: readonly InvitationAction[]): InvitationDto {
+export function toInvitationDto(row: InvitationRow, allowedActions: readonly InvitationAction[], expiresAt: Date): InvitationDto {
   return {
     id: row.id,
     inviteeEmail: row.invitee_email,
     createdAt: row.created_at.toISOString(),
     processedAt: row.processed_at ? row.processed_at.toISOString() : null,
+    expiresAt: expiresAt.toISOString(),
+    cancelledByEmail: row.cancelled_by_email,
+    cancellationReason: row.cancellation_reason,
     organizationCode: row.organization_code,
     organizationName: row.organization_name,
     organizationId: row.organization_id,

@@ -88,6 +88,8 @@ export async function adminCreate(io: CommandIo, args: readonly string[], overri
       listTotals: null,
       outbox: createOutbox(null),
       creationLimits: config.creationLimits,
+      requests: config.requests,
+      now: () => new Date(),
       publicOrigin: config.publicOrigin,
       accountSetupUrl: configureAccountSetup({ publicOrigin: config.publicOrigin, provider: config.auth.kind, secret: signingKeys?.accountSetupSecret ?? null }),
       log: { error: (details, message) => io.err(`${message} ${JSON.stringify(details, (_key, value: unknown) => (value instanceof Error ? value.message : value))}`) },

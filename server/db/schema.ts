@@ -13,7 +13,8 @@ export type JsonbColumn = ColumnType<JsonValue | null, string | null | undefined
 export type OrganizationType = 'SIREN' | 'SIRET';
 export type RoleType = 'INTERNAL' | 'EXTERNAL';
 export type UserType = 'BACKOFFICE' | 'ORGANIZATION';
-export type InvitationStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
+/** Migration 0015: EXPIRED and CANCELLED (the request-lifecycle machine, rules/request-lifecycle.machine.ts). */
+export type InvitationStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
 export type InvitationType = 'NEW_ADMIN' | 'ROLE_ASSIGNMENT';
 
 export interface OrganizationsTable {
@@ -119,6 +120,12 @@ export interface InvitationsTable {
   processed_at: Timestamp | null;
   /** The portal account that held invitee_email when the request was made (null: none); set by a trigger (migration 0009). */
   invitee_user_id: Generated<string | null>;
+  /** Migration 0015: who cancelled the request, and their reason (optional). */
+  cancelled_by_user_id: Generated<string | null>;
+  cancelled_by_email: Generated<string | null>;
+  cancellation_reason: Generated<string | null>;
+  /** Migration 0015: when the requester was told the request would expire (once). */
+  expiry_reminder_sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface IdentityAccountsTable {
@@ -146,6 +153,9 @@ export type AuditAction =
   | 'invitation.create'
   | 'invitation.approve'
   | 'invitation.reject'
+  /** Migration 0015: a request cancelled by its requester or the back office; a request expired (by the portal). */
+  | 'invitation.cancel'
+  | 'invitation.expire'
   /** Migration 0012: an export of a list (entity_type 'export'). */
   | 'users.export'
   | 'journal.export';
@@ -179,7 +189,15 @@ export interface AuditLogOrganizationsTable {
   at: Timestamp;
 }
 
-export type OutboxKind = 'account.invitation' | 'invitation.approved' | 'invitation.rejected' | 'email.change.confirm' | 'email.change.notice';
+export type OutboxKind =
+  | 'account.invitation'
+  | 'invitation.approved'
+  | 'invitation.rejected'
+  | 'email.change.confirm'
+  | 'email.change.notice'
+  /** Migration 0015: the back office's daily digest of requests pending too long; a requester told their request will expire. */
+  | 'invitation.pending.digest'
+  | 'invitation.expiring';
 
 export interface OutboxTable {
   id: GeneratedAlways<number>;
@@ -201,6 +219,14 @@ export interface SchemaMigrationsTable {
   applied_at: TimestampWithDefault;
   /** SHA-256 of the file's text as applied (server/db/migrate.ts); null only before the first run that fills it in. */
   checksum: string | null;
+}
+
+/** Migration 0015: the days (Europe/Paris) the back office's digest of requests pending too long was sent. */
+export interface InvitationDigestsTable {
+  day: string;
+  sent_at: Timestamp;
+  requests: number;
+  recipients: number;
 }
 
 /** Migration 0006: the scheduled jobs' state (server/jobs/runner.ts). */
@@ -288,6 +314,7 @@ export interface Database {
   user_permissions: UserPermissionsTable;
   role_assignments: RoleAssignmentsTable;
   invitations: InvitationsTable;
+  invitation_digests: InvitationDigestsTable;
   identity_accounts: IdentityAccountsTable;
   schema_migrations: SchemaMigrationsTable;
   scheduled_jobs: ScheduledJobsTable;

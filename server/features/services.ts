@@ -1,5 +1,6 @@
 // The product's use cases, built once per app with what they need, and handed to the API's handlers.
 import type { Kysely } from 'kysely';
+import type { RequestLifecycleConfig } from '../config.ts';
 import type { ListTotals } from '../db/list-totals.ts';
 import type { Database } from '../db/schema.ts';
 import type { StepLog } from '../db/unit-of-work.ts';
@@ -9,6 +10,7 @@ import type { Outbox } from '../mail/outbox.ts';
 import type { CreationLimits } from './audit/creation-limit.service.ts';
 import { auditService } from './audit/audit.service.ts';
 import { journalExportService } from './audit/journal-export.service.ts';
+import { invitationsRequesterService } from './invitations/invitations-requester.service.ts';
 import { invitationsService } from './invitations/invitations.service.ts';
 import { organizationsService } from './organizations/organizations.service.ts';
 import { rolesService } from './roles/roles.service.ts';
@@ -30,6 +32,10 @@ export interface ServiceDeps {
   log: StepLog;
   /** Creations a person may make in an hour (USER_CREATIONS_PER_HOUR, INVITATIONS_PER_HOUR). */
   creationLimits: CreationLimits;
+  /** The life of a request: its period before expiry (INVITATION_EXPIRY_DAYS) and the reminders' days. */
+  requests: RequestLifecycleConfig;
+  /** The time the services decide with (a request's expiry); tests move it. */
+  now: () => Date;
 }
 
 export function buildServices(deps: ServiceDeps) {
@@ -38,7 +44,7 @@ export function buildServices(deps: ServiceDeps) {
     session: sessionService(deps),
     users,
     bulkActions: usersBulkService(deps, users),
-    invitations: invitationsService(deps),
+    invitations: { ...invitationsService(deps), ...invitationsRequesterService(deps) },
     organizations: organizationsService(deps),
     roles: rolesService(deps),
     audit: { ...auditService(deps), ...journalExportService(deps) },

@@ -12,7 +12,7 @@ export interface OutboxMail {
   body: string;
 }
 
-const SIGNATURE = "\n--\nPortail Habilitations\nCe message est envoyé automatiquement, merci de ne pas y répondre.\n";
+export const SIGNATURE = "\n--\nPortail Habilitations\nCe message est envoyé automatiquement, merci de ne pas y répondre.\n";
 
 function fullName(firstName: string | null | undefined, lastName: string | null | undefined): string {
   return [firstName, lastName].map((part) => part?.trim() ?? '').filter(Boolean).join(' ');
@@ -54,7 +54,8 @@ export interface InvitationMailInput {
   roleName: string;
 }
 
-function describe(input: InvitationMailInput): string {
+/** A request as its e-mails name it: what it asks, its number, organization and code. */
+export function describeRequest(input: InvitationMailInput): string {
   const what =
     input.invitationType === 'NEW_ADMIN'
       ? `La demande d'administrateur pour « ${input.inviteeEmail} »`
@@ -68,7 +69,7 @@ export function invitationApprovedMail(input: InvitationMailInput): OutboxMail {
     kind: 'invitation.approved',
     recipient: input.senderEmail,
     subject: `Demande n° ${input.invitationId} approuvée`,
-    body: ['Bonjour,', '', `${describe(input)} a été approuvée.`, SIGNATURE].join('\n'),
+    body: ['Bonjour,', '', `${describeRequest(input)} a été approuvée.`, SIGNATURE].join('\n'),
   };
 }
 
@@ -78,7 +79,7 @@ export function invitationRejectedMail(input: InvitationMailInput & { rejectionR
     kind: 'invitation.rejected',
     recipient: input.senderEmail,
     subject: `Demande n° ${input.invitationId} refusée`,
-    body: ['Bonjour,', '', `${describe(input)} a été rejetée avec le motif :`, '', `« ${input.rejectionReason} »`, SIGNATURE].join('\n'),
+    body: ['Bonjour,', '', `${describeRequest(input)} a été rejetée avec le motif :`, '', `« ${input.rejectionReason} »`, SIGNATURE].join('\n'),
   };
 }
 

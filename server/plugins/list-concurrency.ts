@@ -9,7 +9,7 @@ import { ApiError } from '../api/errors.ts';
 export const MAX_LISTS_IN_FLIGHT = 8;
 
 /** The contract's list operations (the paged, counted reads). */
-const LIST_OPERATIONS = new Set(['listUsers', 'listInvitations', 'listOrganizations', 'listAuditEntries']);
+const LIST_OPERATIONS = new Set(['listUsers', 'listInvitations', 'listMyInvitations', 'listOrganizations', 'listAuditEntries']);
 
 /** The contract's exports (a whole list as a file, streamed): one per person at a time, whichever list. */
 const EXPORT_OPERATIONS = new Set(['exportUsers', 'exportAuditEntries']);

@@ -279,3 +279,6 @@ export const REJECTION_REASONS: readonly string[] = [
   "La personne a quitté l'établissement selon l'employeur.",
   'Le rôle demandé ne correspond pas aux fonctions déclarées.',
 ];
+
+/** The reason one requester of the demo gave when cancelling their request (the others gave none). */
+export const CANCELLATION_REASON = 'Demande faite en double : une autre demande est en cours pour cette personne.';

@@ -1,7 +1,9 @@
 // The demo data set as plain objects, computed without the database. Deterministic: a seeded generator
-// drawn in a fixed order, ids derived from stable keys, dates relative to REFERENCE_DATE.
-import { createHash } from 'node:crypto';
+// drawn in a fixed order, ids derived from stable keys, dates relative to REFERENCE_DATE, but for the pending
+// requests: those are dated relative to the moment the seed runs, so that the demo has requests to decide on any
+// day it is started (they would otherwise expire at start, INVITATION_EXPIRY_DAYS after REFERENCE_DATE).
 import { makeSiren, makeSiret } from '../../rules/codes.ts';
+import { DEFAULT_INVITATION_EXPIRY_DAYS } from '../config.ts';
 import type { InvitationStatus, InvitationType, UserType } from '../db/schema.ts';
 import type { NewUserFields } from '../features/users/users.model.ts';
 import {
@@ -16,6 +18,7 @@ import {
   REFERENCE_DATE,
   REGIONS,
   REJECTION_REASONS,
+  CANCELLATION_REASON,
   ROLES,
   STREETS,
   type EmployerSeed,
@@ -23,6 +26,9 @@ import {
   type JobTitleKey,
   type Town,
 } from './seed-data.ts';
+import { Random, stableUuid } from './seed-random.ts';
+
+export { stableUuid } from './seed-random.ts';
 
 const PRNG_SEED = 20_261_101;
 const DAY = 86_400_000;
@@ -30,69 +36,6 @@ const HOUR = 3_600_000;
 const MINUTE = 60_000;
 const REF = REFERENCE_DATE.getTime();
 const OTHER_USERS = 200;
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-class Random {
-  readonly #next: () => number;
-  constructor(seed: number) {
-    this.#next = mulberry32(seed);
-  }
-  float(): number {
-    return this.#next();
-  }
-  /** Integer in [min, max]. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.#next() * (max - min + 1));
-  }
-  chance(probability: number): boolean {
-    return this.#next() < probability;
-  }
-  pick<T>(items: readonly T[]): T {
-    if (items.length === 0) throw new Error('pick from an empty list');
-    return items[this.int(0, items.length - 1)] as T;
-  }
-  weighted<T>(entries: readonly (readonly [T, number])[]): T {
-    const total = entries.reduce((sum, [, weight]) => sum + weight, 0);
-    let draw = this.#next() * total;
-    for (const [value, weight] of entries) {
-      draw -= weight;
-      if (draw < 0) return value;
-    }
-    const last = entries[entries.length - 1];
-    if (!last) throw new Error('weighted pick from an empty list');
-    return last[0];
-  }
-  shuffle<T>(items: readonly T[]): T[] {
-    const copy = [...items];
-    for (let i = copy.length - 1; i > 0; i -= 1) {
-      const j = this.int(0, i);
-      [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
-    }
-    return copy;
-  }
-  digits(count: number): string {
-    let text = '';
-    for (let i = 0; i < count; i += 1) text += String(this.int(0, 9));
-    return text;
-  }
-}
-
-/** A version-4-shaped uuid from the sha-256 of a stable key: same key, same id, on every seed. */
-export function stableUuid(key: string): string {
-  const hex = createHash('sha256').update(key).digest('hex');
-  const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
 
 const at = (ms: number) => new Date(Math.floor(ms / 1000) * 1000);
 
@@ -158,9 +101,20 @@ export interface PlannedInvitation {
   validatorUserId: string | null;
   validatorEmail: string | null;
   rejectionReason: string | null;
+  /** CANCELLED: the requester (the sender), and their reason if they gave one. */
+  cancelledByUserId: string | null;
+  cancelledByEmail: string | null;
+  cancellationReason: string | null;
   metadata: Record<string, unknown>;
   createdAt: Date;
   processedAt: Date | null;
+}
+
+export interface DemoPlanOptions {
+  /** The moment the seed runs (default: the clock's): the pending requests are made 1 hour to 20 days before it. */
+  now?: Date;
+  /** INVITATION_EXPIRY_DAYS (default 30): the expired requests expired that many days after they were made. */
+  expiryDays?: number;
 }
 
 export interface DemoPlan {
@@ -189,10 +143,22 @@ export function roleName(code: string): string {
 
 class PlanBuilder {
   readonly rng = new Random(PRNG_SEED);
+  /**
+   * The draws that only the expired and cancelled requests make, apart: each of them draws from `rng` what the
+   * pending request it replaced drew, so that every other row is the one drawn before those statuses existed.
+   */
+  readonly lifecycleRng = new Random(PRNG_SEED + 22);
+  readonly now: number;
+  readonly expiryDays: number;
   readonly employers: PlannedEmployer[] = [];
   readonly users: PlannedUser[] = [];
   readonly invitations: PlannedInvitation[] = [];
   readonly #emails = new Set<string>();
+
+  constructor(options: DemoPlanOptions) {
+    this.now = (options.now ?? new Date()).getTime();
+    this.expiryDays = options.expiryDays ?? DEFAULT_INVITATION_EXPIRY_DAYS;
+  }
 
   buildOrganizations(): void {
     const sirens = new Set<string>();
@@ -466,11 +432,29 @@ class PlanBuilder {
     };
   }
 
-  /** Creation and decision dates: within the last 60 days, decided 1 hour to 3 days later. */
+  /**
+   * Creation and move dates. Pending: made 1 hour to 20 days before the seed runs, so still pending for at least 10
+   * days after a fresh start (with the default period). The others before REFERENCE_DATE, within its last 60 days:
+   * decided, or cancelled, 1 hour to 3 days after being made; expired exactly `expiryDays` after being made.
+   */
   dates(status: InvitationStatus): { createdAt: Date; processedAt: Date | null } {
-    if (status === 'PENDING') return { createdAt: at(REF - this.rng.int(HOUR, 59 * DAY)), processedAt: null };
-    const created = REF - this.rng.int(4 * DAY, 59 * DAY);
-    return { createdAt: at(created), processedAt: at(created + this.rng.int(HOUR, 72 * HOUR)) };
+    switch (status) {
+      case 'PENDING':
+        return { createdAt: at(this.now - this.rng.int(HOUR, 20 * DAY)), processedAt: null };
+      case 'EXPIRED': {
+        const createdAt = at(REF - this.expiryDays * DAY - this.rng.int(HOUR, 29 * DAY));
+        return { createdAt, processedAt: new Date(createdAt.getTime() + this.expiryDays * DAY) };
+      }
+      case 'CANCELLED': {
+        const created = REF - this.rng.int(4 * DAY, 59 * DAY);
+        const cancelledAfter = this.lifecycleRng.int(HOUR, Math.min(72 * HOUR, this.expiryDays * DAY - MINUTE));
+        return { createdAt: at(created), processedAt: at(created + cancelledAfter) };
+      }
+      default: {
+        const created = REF - this.rng.int(4 * DAY, 59 * DAY);
+        return { createdAt: at(created), processedAt: at(created + this.rng.int(HOUR, 72 * HOUR)) };
+      }
+    }
   }
 
   addInvitation(input: {
@@ -483,7 +467,9 @@ class PlanBuilder {
     sender: PlannedUser;
   }): PlannedInvitation {
     const { createdAt, processedAt } = this.dates(input.status);
-    const validator = input.status === 'PENDING' ? null : this.user('backoffice@portail.test');
+    const decided = input.status === 'APPROVED' || input.status === 'REJECTED';
+    const validator = decided ? this.user('backoffice@portail.test') : null;
+    const cancelledBy = input.status === 'CANCELLED' ? input.sender : null;
     const invitation: PlannedInvitation = {
       inviteeEmail: input.invitee.email,
       organizationId: input.organization.id,
@@ -497,6 +483,9 @@ class PlanBuilder {
       validatorUserId: validator?.id ?? null,
       validatorEmail: validator?.email ?? null,
       rejectionReason: input.status === 'REJECTED' ? this.rng.pick(REJECTION_REASONS) : null,
+      cancelledByUserId: cancelledBy?.id ?? null,
+      cancelledByEmail: cancelledBy?.email ?? null,
+      cancellationReason: null,
       metadata: {
         userProfile: input.invitee.profile,
         isNewUser: input.type === 'NEW_ADMIN',
@@ -583,15 +572,21 @@ class PlanBuilder {
     const rejected = candidates();
     for (const user of rejected.slice(0, 4)) adminRequest('REJECTED', 'ROLE_ASSIGNMENT', user);
     for (const user of rejected.slice(4, 6)) externalRequest('REJECTED', user);
-    // PENDING: including requests that the two demo administrators made.
+    // PENDING: including requests that the two demo administrators made. A few others expired, or were cancelled
+    // by their requester (one with a reason), of both types.
     newAdminRequest('PENDING', clinique, adminClinique);
     newAdminRequest('PENDING', ehpad, adminEhpad);
-    for (let i = 0; i < 6; i += 1) newAdminRequest('PENDING', randomEmployer());
+    const otherNewAdmins: InvitationStatus[] = ['EXPIRED', 'EXPIRED', 'CANCELLED', 'PENDING', 'PENDING', 'PENDING'];
+    for (const status of otherNewAdmins) newAdminRequest(status, randomEmployer());
     adminRequest('PENDING', 'ROLE_ASSIGNMENT', zoe, adminClinique);
     adminRequest('PENDING', 'ROLE_ASSIGNMENT', gaelle, backoffice);
-    const pending = candidates();
-    for (const user of pending.slice(0, 4)) adminRequest('PENDING', 'ROLE_ASSIGNMENT', user);
-    for (const user of pending.slice(4, 6)) externalRequest('PENDING', user);
+    const others = candidates();
+    const otherAdmins: InvitationStatus[] = ['EXPIRED', 'CANCELLED', 'PENDING', 'PENDING'];
+    for (const [index, user] of others.slice(0, 4).entries()) {
+      const invitation = adminRequest(otherAdmins[index] as InvitationStatus, 'ROLE_ASSIGNMENT', user);
+      if (invitation.status === 'CANCELLED') invitation.cancellationReason = CANCELLATION_REASON;
+    }
+    for (const user of others.slice(4, 6)) externalRequest('PENDING', user);
 
     // Ids follow creation order.
     this.invitations.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.inviteeEmail.localeCompare(b.inviteeEmail));
@@ -617,8 +612,8 @@ class PlanBuilder {
 }
 
 /** The whole demo data set, computed without the database (deterministic). */
-export function buildDemoPlan(): DemoPlan {
-  const builder = new PlanBuilder();
+export function buildDemoPlan(options: DemoPlanOptions = {}): DemoPlan {
+  const builder = new PlanBuilder(options);
   builder.buildOrganizations();
   builder.buildFixedUsers();
   builder.buildGeneratedUsers();

@@ -4,10 +4,10 @@ import type { DatabaseHandle } from '../db/database.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import type { Database } from '../db/schema.ts';
 import { DEMO_PASSWORD, PERMISSIONS, ROLES } from './seed-data.ts';
-import { buildDemoPlan, roleName } from './seed-plan.ts';
+import { buildDemoPlan, roleName, type DemoPlanOptions } from './seed-plan.ts';
 
 export { DEMO_PASSWORD, REFERENCE_DATE } from './seed-data.ts';
-export { buildDemoPlan, stableUuid } from './seed-plan.ts';
+export { buildDemoPlan, stableUuid, type DemoPlanOptions } from './seed-plan.ts';
 
 export interface DemoAccount {
   email: string;
@@ -87,11 +87,14 @@ export async function seedReferenceData(trx: Transaction<Database>): Promise<Map
   return roleIds;
 }
 
-/** Loads the demo data into a database without users; does nothing (seeded: false) otherwise. */
-export async function seedDemoData(handle: Pick<DatabaseHandle, 'db'>): Promise<SeedResult> {
+/**
+ * Loads the demo data into a database without users; does nothing (seeded: false) otherwise. `options.now` (the
+ * clock by default) dates the pending requests; tests pass a fixed one.
+ */
+export async function seedDemoData(handle: Pick<DatabaseHandle, 'db'>, options: DemoPlanOptions = {}): Promise<SeedResult> {
   // The usual case at start-up: already seeded. Answer before hashing anything.
   if (await handle.db.selectFrom('users').select('id').limit(1).executeTakeFirst()) return { seeded: false };
-  const plan = buildDemoPlan();
+  const plan = buildDemoPlan(options);
   const passwordHashes = new Map(
     await Promise.all(
       plan.users.filter((user) => user.hasPassword).map(async (user) => [user.email, await hashPassword(DEMO_PASSWORD)] as const),
@@ -179,6 +182,9 @@ export async function seedDemoData(handle: Pick<DatabaseHandle, 'db'>): Promise<
       validator_user_id: i.validatorUserId,
       validator_email: i.validatorEmail,
       rejection_reason: i.rejectionReason,
+      cancelled_by_user_id: i.cancelledByUserId,
+      cancelled_by_email: i.cancelledByEmail,
+      cancellation_reason: i.cancellationReason,
       metadata: JSON.stringify(i.metadata),
       created_at: i.createdAt,
       processed_at: i.processedAt,

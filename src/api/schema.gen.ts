@@ -523,7 +523,7 @@ export interface paths {
         /**
          * List invitations (requests for administrator rights)
          * @description Back-office users only (any permission; organization users 403). `status` is a lowercase comma list
-         *     (pending, approved, rejected), any case accepted; absent means all. `search` matches the invitee email
+         *     (pending, approved, rejected, expired, cancelled), any case accepted; absent means all. `search` matches the invitee email
          *     or the SIREN (SIRET), case-insensitive substring. Sorted by `sort` (default createdAt, newest first:
          *     `order` defaults to desc without `sort`, asc with it), ties broken by id in the same direction.
          */
@@ -548,6 +548,28 @@ export interface paths {
          *     (case-insensitive), organization and role answers 409 ('… déjà en attente … already exists …').
          */
         post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/invitations/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The requests the caller made ('Mes demandes')
+         * @description Anyone signed in: the requests whose requester is the caller, newest first (ties by id), whatever their
+         *     organizations now; the back office's list (GET /api/v2/invitations) stays closed to organization users.
+         *     `status` as for that list. Each request tells `allowedActions` (cancel while pending and within its period).
+         */
+        get: operations["listMyInvitations"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -593,7 +615,10 @@ export interface paths {
          * Approve a pending invitation
          * @description An invitation whose organization has closed or left the members since is refused with 409 (it stays pending).
          *     Back-office users holding USER_CREATE (403 otherwise). Only a PENDING invitation can be decided
-         *     (409 'Cette demande a déjà été traitée.' otherwise, also for the loser of two simultaneous decisions).
+         *     (409 'Cette demande a déjà été traitée.' otherwise, also for the loser of two simultaneous decisions; 409
+         *     'Cette demande a été annulée : elle ne peut plus être approuvée ni rejetée.' once cancelled; 409 'Cette
+         *     demande a expiré le {DD/MM/YYYY} : elle ne peut plus être approuvée ni rejetée.' once its period has
+         *     passed, whether the expiry job has marked it yet or not; the date in Europe/Paris).
          *     Approval assigns the role in the organization (inherited by its SIRETs when it is a SIREN). A NEW_ADMIN
          *     whose email has no account first creates it (user from metadata.userProfile, identity-provider account,
          *     'account.invitation' e-mail with a set-up link); a ROLE_ASSIGNMENT needs an existing account (409).
@@ -627,12 +652,41 @@ export interface paths {
         put?: never;
         /**
          * Reject a pending invitation with a reason
-         * @description Back-office users holding USER_CREATE (403 otherwise). Only a PENDING invitation can be decided
-         *     (409 'Cette demande a déjà été traitée.' otherwise). The reason needs at least 10 characters once
+         * @description Back-office users holding USER_CREATE (403 otherwise). Only a PENDING invitation within its period can be
+         *     decided (409 otherwise, with the messages of approveInvitation). The reason needs at least 10 characters once
          *     trimmed (checked by the server, 400 with fieldErrors on body.rejectionReason); it is stored trimmed
          *     and sent to the requester in an 'invitation.rejected' e-mail.
          */
         post: operations["rejectInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/invitations/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request number */
+                id: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending request
+         * @description By the person who made it, or a back-office user holding USER_CREATE (403 for another back-office user). An
+         *     organization user reaches only the requests they made: another's answers 404, as a missing one. Only a
+         *     PENDING request within its period can be cancelled (409 'Cette demande n'est plus en attente : elle ne peut
+         *     plus être annulée.', or 'Cette demande a expiré le {DD/MM/YYYY} : elle ne peut plus être annulée.'). The
+         *     optional `reason` (500 characters at most once trimmed, 400 otherwise) is kept with who cancelled and when,
+         *     and the journal records it ('invitation.cancel'). Approving or rejecting it afterwards answers 409 'Cette
+         *     demande a été annulée : elle ne peut plus être approuvée ni rejetée.'
+         */
+        post: operations["cancelInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -838,15 +892,20 @@ export interface components {
         RoleType: "INTERNAL" | "EXTERNAL";
         /** @enum {string} */
         OrganizationType: "SIREN" | "SIRET";
-        /** @enum {string} */
-        InvitationStatus: "PENDING" | "APPROVED" | "REJECTED";
+        /**
+         * @description PENDING until approved or rejected (the back office holding USER_CREATE), cancelled (its requester, or the back
+         *     office holding USER_CREATE) or expired (INVITATION_EXPIRY_DAYS after it was made, default 30): the request-lifecycle
+         *     machine (rules/request-lifecycle.machine.ts). Every other status is final.
+         * @enum {string}
+         */
+        InvitationStatus: "PENDING" | "APPROVED" | "REJECTED" | "EXPIRED" | "CANCELLED";
         /**
          * @description NEW_ADMIN asks for an administrator of a SIREN; ROLE_ASSIGNMENT assigns a role (external roles, or an existing user)
          * @enum {string}
          */
         InvitationType: "NEW_ADMIN" | "ROLE_ASSIGNMENT";
         /** @enum {string} */
-        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "user.invitation.resend" | "invitation.create" | "invitation.approve" | "invitation.reject" | "users.export" | "journal.export";
+        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "user.invitation.resend" | "invitation.create" | "invitation.approve" | "invitation.reject" | "invitation.cancel" | "invitation.expire" | "users.export" | "journal.export";
         ErrorBody: {
             /**
              * @description Machine code
@@ -1161,9 +1220,18 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description When it was approved or rejected
+             * @description When it was approved, rejected, cancelled or expired
              */
             processedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When a pending request expires (its creation plus INVITATION_EXPIRY_DAYS); once EXPIRED, when it did
+             */
+            expiresAt: string;
+            /** @description Who cancelled it (CANCELLED only) */
+            cancelledByEmail: string | null;
+            /** @description The reason given when cancelling it, if any (CANCELLED only) */
+            cancellationReason: string | null;
             /** @description The SIREN (or SIRET) the request is about */
             organizationCode: string;
             organizationName: string;
@@ -1177,10 +1245,11 @@ export interface components {
             validatorEmail: string | null;
             rejectionReason: string | null;
             /**
-             * @description What the caller may do on this request, as the server's policy decides it: approve and reject while
-             *     it is pending, for the back office holding USER_CREATE; none otherwise
+             * @description What the caller may do on this request, as the request-lifecycle machine decides it: approve and reject
+             *     while it is pending and within its period, for the back office holding USER_CREATE; cancel, then, for its
+             *     requester or the back office holding USER_CREATE; none otherwise
              */
-            allowedActions: ("approve" | "reject")[];
+            allowedActions: ("approve" | "reject" | "cancel")[];
         };
         InvitationList: {
             invitations: components["schemas"]["Invitation"][];
@@ -1429,6 +1498,10 @@ export interface components {
             city?: components["schemas"]["EditableText100"];
             postalCode?: components["schemas"]["EditablePostalCode"];
         };
+        CancelInvitationRequest: {
+            /** @description Why, optional; at most 500 characters once trimmed (blank means none) */
+            reason?: string;
+        };
         RejectInvitationRequest: {
             /** @description At least 10 characters once trimmed (checked by the server with its French message) */
             rejectionReason: string;
@@ -1526,6 +1599,7 @@ export interface components {
         UserId: string;
         /** @description The job of an action on many users (startUsersBulkAction) */
         BulkActionId: string;
+        InvitationStatusFilter: string;
         /** @description The request number */
         InvitationId: number;
         OrganizationId: string;
@@ -2204,7 +2278,7 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                status?: string;
+                status?: components["parameters"]["InvitationStatusFilter"];
                 /** @description The page, from 1 to 1000000; a page beyond the last one answers no items. */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
@@ -2265,6 +2339,36 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMyInvitations: {
+        parameters: {
+            query?: {
+                status?: components["parameters"]["InvitationStatusFilter"];
+                /** @description The page, from 1 to 1000000; a page beyond the last one answers no items. */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the caller's requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2345,6 +2449,42 @@ export interface operations {
         };
         responses: {
             /** @description The invitation, now REJECTED */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request number */
+                id: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, now CANCELLED */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -11,6 +11,7 @@ export const JOURNAL_ACTION_GROUPS = {
   requestCreated: ['invitation.create'],
   requestApproved: ['invitation.approve'],
   requestRejected: ['invitation.reject'],
+  requestClosed: ['invitation.cancel', 'invitation.expire'],
   export: ['users.export', 'journal.export'],
 } as const;
 

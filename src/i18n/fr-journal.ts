@@ -33,6 +33,7 @@ export const frJournal = {
     requestCreated: 'Demandes créées',
     requestApproved: 'Demandes approuvées',
     requestRejected: 'Demandes rejetées',
+    requestClosed: 'Demandes annulées ou expirées',
     export: 'Exports',
   } satisfies Record<JournalActionGroup, string>,
   entry: {

@@ -1,10 +1,12 @@
 import { frShell } from './fr-shell';
 import { frLists } from './fr-lists';
+import { frRequests } from './fr-requests';
 
 /** The French texts of the spec, in one place; parameterised texts are functions. The first screen's own are in fr-shell.ts. */
 export const fr = {
   ...frShell,
   ...frLists,
+  ...frRequests,
   invitations: {
     documentTitle: 'Admin OPCO',
     heading: 'Habilitation des administrateurs',
@@ -12,8 +14,8 @@ export const fr = {
     search: 'Rechercher par email ou SIREN...',
     searchLabel: 'Rechercher une demande',
     filterLabel: 'Filtrer par statut',
-    filters: { all: 'Tous', PENDING: 'En attente', APPROVED: 'Approuvée', REJECTED: 'Refusée' },
-    status: { PENDING: 'En attente', APPROVED: 'Approuvée', REJECTED: 'Refusée' },
+    filters: { all: 'Tous', PENDING: 'En attente', APPROVED: 'Approuvée', REJECTED: 'Refusée', EXPIRED: 'Expirée', CANCELLED: 'Annulée' },
+    status: { PENDING: 'En attente', APPROVED: 'Approuvée', REJECTED: 'Refusée', EXPIRED: 'Expirée', CANCELLED: 'Annulée' },
     columns: { id: 'N° de demande', email: 'Email', createdAt: 'Date de création', siren: 'SIREN', status: 'Statut', actions: 'Actions' },
     loading: 'Chargement des invitations...',
     empty: 'Aucune invitation trouvée',
@@ -64,6 +66,11 @@ export const fr = {
         createdAt: 'Date de la demande',
         processedAt: 'Date de décision',
         rejectionReason: 'Motif du rejet',
+        expiresAt: 'Expire le',
+        expiredAt: 'Expirée le',
+        cancelledBy: 'Annulée par',
+        cancelledAt: "Date d'annulation",
+        cancellationReason: "Motif de l'annulation",
       },
       roleAssigned: (email: string) => `Le rôle a été attribué à "${email}".`,
       approved: (email: string) => `La demande pour "${email}" a été approuvée.`,

@@ -1,5 +1,6 @@
 // What a list screen asks the API for, from its URL: shared by the screen and its route's loader (issue 18), so
 // that both name one query and the screen finds the answer the loader started.
+import { statusQuery, type InvitationStatusFilter } from '../domain/invitation-status';
 
 /** /utilisateurs: the users list's request (listUsers' query). */
 export function usersListQuery(search: { siren?: string; siret?: string; role?: string; search: string; sort: 'name' | 'email' | 'lastLogin'; order: 'asc' | 'desc'; page: number; pageSize: number }) {
@@ -16,9 +17,9 @@ export function usersListQuery(search: { siren?: string; siret?: string; role?: 
 }
 
 /** /admin: the requests list's request (listInvitations' query); 'all' asks for every status. */
-export function invitationsListQuery(search: { status: 'all' | 'PENDING' | 'APPROVED' | 'REJECTED'; search: string; sort: 'id' | 'email' | 'createdAt'; order: 'asc' | 'desc'; page: number; pageSize: number }) {
+export function invitationsListQuery(search: { status: InvitationStatusFilter; search: string; sort: 'id' | 'email' | 'createdAt'; order: 'asc' | 'desc'; page: number; pageSize: number }) {
   return {
-    status: search.status === 'all' ? 'pending,approved,rejected' : search.status.toLowerCase(),
+    status: statusQuery(search.status),
     search: search.search.trim() || undefined,
     sort: search.sort,
     order: search.order,

@@ -6,8 +6,9 @@ import { prefetchForScreen } from '../lib/route-prefetch';
 import { invitationsQueryOptions } from '../api/invitations';
 import { invitationsListQuery } from '../lib/list-queries';
 
-const STATUS_FILTERS = ['all', 'PENDING', 'APPROVED', 'REJECTED'] as const;
-export type StatusFilter = (typeof STATUS_FILTERS)[number];
+import { INVITATION_STATUS_FILTERS, type InvitationStatusFilter } from '../domain/invitation-status';
+
+export type StatusFilter = InvitationStatusFilter;
 
 export interface AdminSearch extends ListSearch {
   status: StatusFilter;
@@ -16,7 +17,7 @@ export interface AdminSearch extends ListSearch {
 
 /** Filter, search, sort, page and page size live in the URL: a link or a reload keeps them, back works. */
 const validateSearch = searchValidator<AdminSearch>({
-  status: oneOf(STATUS_FILTERS, 'all'),
+  status: oneOf(INVITATION_STATUS_FILTERS, 'all'),
   sort: oneOf(['id', 'email', 'createdAt'], 'createdAt'),
   ...listSearchFields('desc'),
 });

@@ -5,6 +5,17 @@ import type { PageItem, PageSize } from '../domain/pagination';
 import { PageSizeSelect } from './page-size-select';
 import { Pagination } from './pagination';
 
+/** What a paged list's screen gives it: whether its rows load, the range read, the pages, and the moves between them. */
+export interface PagedListProps {
+  loading: boolean;
+  /** The rows shown are the previous ones while the asked-for ones load. */
+  updating: boolean;
+  summary: string;
+  pagination: { page: number; totalPages: number; items: PageItem[] };
+  onPage: (page: number) => void;
+  onPageSize: (size: PageSize) => void;
+}
+
 export function ListFooter(props: { summary: string; pageSize: PageSize; pageSizeLabel: string; onPageSize: (size: PageSize) => void; page: number; totalPages: number; items: PageItem[]; onPage: (page: number) => void }) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">

@@ -7,7 +7,7 @@ export interface WorkflowScreen {
 }
 
 /**
- * What analysts read about one machine of src/machines, next to the chart drawn from the machine itself.
+ * What analysts read about one machine of src/machines or rules/, next to the chart drawn from the machine itself.
  * The id is the machine's (= its file name). Labels are French, keyed by the code's identifiers: states
  * by path ('editing.details'), events by type, invoked actors by src. The coverage gate fails while a
  * label is missing or names something the machine no longer has.

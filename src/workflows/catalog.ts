@@ -1,4 +1,4 @@
-// Every machine of src/machines, as analysts read it: adding a machine is adding one entry here (the
+// Every machine of src/machines and rules/ (the shared ones the server asks too), as analysts read it: adding a machine is adding one entry here (the
 // coverage gate, tests/workflows/workflows-gate.test.ts, fails until there is one).
 import { sessionMachine } from '../machines/session/session.machine';
 import { guardMachine } from '../machines/guard/guard.machine';
@@ -11,6 +11,7 @@ import { emailConfirmationMachine } from '../machines/email-confirmation/email-c
 import { csvExportMachine } from '../machines/csv-export/csv-export.machine';
 import { bulkActionMachine } from '../machines/bulk-action/bulk-action.machine';
 import type { WorkflowEntry } from './catalog-types';
+import { requestCancellation, requestLifecycle } from './catalog-requests';
 
 export type { WorkflowCoverage, WorkflowEntry, WorkflowScreen } from './catalog-types';
 
@@ -329,7 +330,20 @@ const bulkAction: WorkflowEntry = {
   },
 };
 
-export const workflowCatalog: readonly WorkflowEntry[] = [session, guard, invitationDecision, userActivation, editTabs, creationWizard, assignAdmin, emailConfirmation, csvExport, bulkAction];
+export const workflowCatalog: readonly WorkflowEntry[] = [
+  session,
+  guard,
+  invitationDecision,
+  userActivation,
+  editTabs,
+  creationWizard,
+  assignAdmin,
+  emailConfirmation,
+  csvExport,
+  requestLifecycle,
+  requestCancellation,
+  bulkAction,
+];
 
 export function workflowId(entry: WorkflowEntry): string {
   return entry.machine.id;

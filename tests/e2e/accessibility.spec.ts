@@ -275,7 +275,7 @@ test('back office, administrator requests: /admin loading, loaded, empty, its di
   // Not the colour alone: every status badge says its status.
   const statuses = page.getByRole('row').locator('td:nth-child(5)');
   await expect(statuses.first()).toBeVisible();
-  for (const status of await statuses.allTextContents()) expect(['En attente', 'Approuvée', 'Refusée']).toContain(status);
+  for (const status of await statuses.allTextContents()) expect(['En attente', 'Approuvée', 'Refusée', 'Expirée', 'Annulée']).toContain(status);
   await checkState(page, '/admin loaded');
   await searchInvitations(page, 'aucune-demande-axe');
   await expect(page.getByText('Aucune invitation trouvée')).toBeVisible();

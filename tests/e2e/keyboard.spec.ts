@@ -41,6 +41,30 @@ async function retype(page: Page, text: string) {
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+test("an employer administrator by keyboard: from the chooser to 'Mes demandes', cancels a request with a reason", async ({ page }) => {
+  await signInByKeyboard(page, 'admin.clinique@portail.test');
+  const request = await createPendingInvitation(page, 'Clinique des Tilleuls');
+  await page.goto('/admin-actions');
+  await tabTo(page, page.getByRole('link', { name: 'Voir mes demandes' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Mes demandes', level: 1 })).toBeVisible();
+  const row = page.getByRole('row', { name: new RegExp(escaped(request.email)) });
+  await tabTo(page, row.getByRole('button', { name: `Annuler la demande pour ${request.email}` }));
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('alertdialog', { name: 'Annuler la demande' });
+  await expect(dialog.getByRole('textbox', { name: 'Motif (facultatif)' })).toBeFocused();
+  await page.keyboard.type('Demande faite en double.');
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Ne pas annuler' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: "Confirmer l'annulation" })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(`La demande pour ${request.email} a été annulée.`).first()).toBeVisible();
+  await expect(row).toContainText('Annulée');
+  // The row's 'Annuler' is gone: the focus is not lost for all that.
+  await expect.poll(() => page.evaluate(() => document.activeElement !== null && document.activeElement !== document.body)).toBe(true);
+});
+
 test('back office by keyboard: signs in, skips to the content, folds the menu, filters the users, deactivates and reactivates one from its row menu', async ({ page }) => {
   await signInByKeyboard(page, 'backoffice@portail.test');
   const person = await createUser(page, 'Clinique des Tilleuls', { lastName: `Clavier${unique()}` });

@@ -1,4 +1,4 @@
-// Finds the machines of src/machines (by their files) and their models (tests/machines/<id>.model.ts), and
+// Finds the machines of src/machines and the shared ones of rules/ (by their files) and their models (tests/machines/<id>.model.ts), and
 // measures what a model covers: shared by the coverage gate and `npm run charts`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,7 +7,8 @@ import type { AnyStateMachine } from 'xstate';
 import { generatePaths, measureCoverage, type MachineModel, type ModelCoverage } from './harness';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MACHINES_DIR = path.join(ROOT, 'src', 'machines');
+// The SPA's machines, and the ones the SPA and the server share (rules/, e.g. the request lifecycle the server's services ask).
+const MACHINES_DIRS = [path.join(ROOT, 'src', 'machines'), path.join(ROOT, 'rules')];
 const MODELS_DIR = path.join(ROOT, 'tests', 'machines');
 
 export interface MachineFile {
@@ -19,12 +20,13 @@ export interface MachineFile {
 
 const relative = (absolute: string) => path.relative(ROOT, absolute).split(path.sep).join('/');
 
-/** Every `*.machine.ts` under src/machines, whatever its folder: a new machine is found without being listed anywhere. */
+/** Every `*.machine.ts` under src/machines and rules/, whatever its folder: a new machine is found without being listed anywhere. */
 export function machineFiles(): MachineFile[] {
-  return (fs.readdirSync(MACHINES_DIR, { recursive: true }) as string[])
-    .filter((name) => name.endsWith('.machine.ts'))
-    .map((name) => ({ id: path.basename(name, '.machine.ts'), file: relative(path.join(MACHINES_DIR, name)) }))
-    .sort((a, b) => a.file.localeCompare(b.file));
+  return MACHINES_DIRS.flatMap((dir) =>
+    (fs.readdirSync(dir, { recursive: true }) as string[])
+      .filter((name) => name.endsWith('.machine.ts'))
+      .map((name) => ({ id: path.basename(name, '.machine.ts'), file: relative(path.join(dir, name)) })),
+  ).sort((a, b) => a.file.localeCompare(b.file));
 }
 
 export const isMachine = (value: unknown): value is AnyStateMachine =>

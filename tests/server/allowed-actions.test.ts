@@ -53,10 +53,10 @@ for (const backend of backends) {
       expect(done.body.allowedActions).toEqual(['edit', 'reactivate']);
     });
 
-    it('lets the back office holding USER_CREATE decide a pending request, nobody a decided one, and tells the read-only back office it may not', async () => {
+    it('lets the back office holding USER_CREATE decide (and cancel, issue 22) a pending request, nobody a decided one, and tells the read-only back office it may not', async () => {
       const { id } = await fixtures(db()).pendingInvitation({ sirenId: orgs.clinique.id });
       const read = (as: string) => callApi(t, { as, method: 'GET', route: '/api/v2/invitations/{id}', params: { id } });
-      expect((await read(PERSONAS.backoffice)).body.allowedActions).toEqual(['approve', 'reject']);
+      expect((await read(PERSONAS.backoffice)).body.allowedActions).toEqual(['approve', 'reject', 'cancel']);
       expect((await read(PERSONAS.lecteur)).body.allowedActions).toEqual([]);
       const listed = await callApi(t, { as: PERSONAS.lecteur, method: 'GET', route: '/api/v2/invitations', query: { pageSize: 100 } });
       expect(listed.body.items.every((i: { allowedActions: string[] }) => i.allowedActions.length === 0)).toBe(true);

@@ -199,6 +199,17 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: decide,
   },
+  // Issue 22: anyone lists the requests they made; a request is cancelled by its requester (admin.clinique here) or
+  // the back office holding USER_CREATE; another organization user does not reach it (404).
+  listMyInvitations: { call: async () => ({ method: 'GET', url: '/api/v2/invitations/mine' }), expect: same(200) },
+  cancelInvitation: {
+    call: async (c) => ({
+      method: 'POST',
+      url: `/api/v2/invitations/${(await c.f.pendingInvitation({ sirenId: c.clinicSiren.id, senderEmail: 'admin.clinique@portail.test' })).id}/cancel`,
+      body: { reason: 'Plus nécessaire.' },
+    }),
+    expect: { backoffice: 200, lecteur: 403, 'admin.clinique': 200, 'rh.clinique': 404, 'admin.ehpad': 404, inactif: 403, 'deux.societes': 404, 'bureau.role': 403 },
+  },
   listOrganizations: { call: async () => ({ method: 'GET', url: '/api/v2/organizations' }), expect: { ...same(200), 'rh.clinique': 403 } },
   getOrganizationByCode: { call: async (c) => ({ method: 'GET', url: `/api/v2/organizations/code/${c.clinicSiren.code}` }), expect: readClinic },
   getOrganization: { call: async (c) => ({ method: 'GET', url: `/api/v2/organizations/${c.clinicSiren.id}` }), expect: readClinic },

@@ -149,6 +149,16 @@ describe('readConfig in production', () => {
     }
   });
 
+  it('lets a request expire after 30 days and reminds after 7 and 3 days before expiry unless told otherwise, refusing reminders outside the period', () => {
+    expect(readConfig({}).requests).toEqual({ expiryDays: 30, reminderPendingDays: 7, reminderBeforeExpiryDays: 3 });
+    expect(readConfig({ INVITATION_EXPIRY_DAYS: '45', REMINDER_PENDING_DAYS: '10', REMINDER_BEFORE_EXPIRY_DAYS: '5' }).requests).toEqual({ expiryDays: 45, reminderPendingDays: 10, reminderBeforeExpiryDays: 5 });
+    for (const value of ['0', '-3', '1.5', 'un mois', '3651']) {
+      expect(() => readConfig({ INVITATION_EXPIRY_DAYS: value })).toThrow(`INVITATION_EXPIRY_DAYS must be a whole number of days, from 1 to 3650 (got '${value}')`);
+    }
+    expect(() => readConfig({ REMINDER_PENDING_DAYS: '0' })).toThrow("REMINDER_PENDING_DAYS must be a whole number of days, from 1 to 3650 (got '0')");
+    expect(() => readConfig({ INVITATION_EXPIRY_DAYS: '3' })).toThrow('REMINDER_BEFORE_EXPIRY_DAYS (3) must be fewer days than INVITATION_EXPIRY_DAYS (3)');
+  });
+
   it('listens on 0.0.0.0 by default', () => {
     const config = readConfig(b2c);
     expect(config.production).toBe(true);

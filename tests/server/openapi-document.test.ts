@@ -13,7 +13,7 @@ const EXPECTED_OPERATION_IDS = [
   'getCurrentUser', 'confirmEmailChange', 'listUsers', 'exportUsers', 'getUser', 'getUserFullDetails', 'createUser', 'updateUser',
   'fullUpdateUser', 'createUserComplete', 'updateUserComplete', 'assignUserRoles', 'replaceUserRoles',
   'deactivateUser', 'reactivateUser', 'deleteUser', 'listInvitations', 'getInvitation',
-  'createInvitation', 'approveInvitation', 'rejectInvitation', 'listOrganizations',
+  'createInvitation', 'approveInvitation', 'rejectInvitation', 'listMyInvitations', 'cancelInvitation', 'listOrganizations',
   'getOrganizationByCode', 'getOrganization', 'listRoles', 'listAuditEntries', 'exportAuditEntries',
   'resendUserInvitation', 'startUsersBulkAction', 'getUsersBulkAction', 'exportSelectedUsers',
 ];

@@ -13,6 +13,7 @@ function renderChooser() {
     <AdminActionsChooser
       onCreateAccount={onCreateAccount}
       onAssignExisting={onAssignExisting}
+      myRequests={<a href="/admin-actions/demandes">Voir mes demandes</a>}
       help={<SupportHelpBox hours="de 8 h 30 à 18 h" phone="+33 1 99 00 00 42" email="relation.adherents@example.fr" />}
     />,
   );
@@ -20,6 +21,12 @@ function renderChooser() {
 }
 
 describe('the new administrator request chooser (spec §2)', () => {
+  it("links to 'Mes demandes', the requests already made (issue 22)", () => {
+    renderChooser();
+    expect(screen.getByText('Suivez les demandes que vous avez déjà faites, ou annulez-en une encore en attente.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Voir mes demandes' }).getAttribute('href')).toBe('/admin-actions/demandes');
+  });
+
   it('offers to create a new administrator account: new account, automatic role, automatic invitation e-mail', async () => {
     const { onCreateAccount, onAssignExisting, user } = renderChooser();
     const card = screen.getByRole('region', { name: 'Créer un nouveau compte administrateur' });

@@ -127,6 +127,14 @@ function sentenceOf(row: JournalRow, author: string, subject: JournalSubject, de
       const reason = text(changes.rejectionReason);
       return `${author} a rejeté la ${person}${reason ? ` : « ${reason} »` : ''}.`;
     }
+    case 'invitation.cancel': {
+      const reason = text(changes.cancellationReason);
+      return `${author} a annulé la ${person}${reason ? ` : « ${reason} »` : ''}.`;
+    }
+    case 'invitation.expire': {
+      const days = changes.expiryDays;
+      return `La ${person} a expiré${typeof days === 'number' ? ` après ${formatCount(days)} jours sans décision` : ''}.`;
+    }
     case 'users.export':
     case 'journal.export': {
       const rows = after(changes, 'rows') ?? after(changes, 'count');

@@ -96,6 +96,8 @@ export const JOURNAL_ACTION_LABELS: Record<AuditAction, string> = {
   'invitation.create': 'Demande créée',
   'invitation.approve': 'Demande approuvée',
   'invitation.reject': 'Demande rejetée',
+  'invitation.cancel': 'Demande annulée',
+  'invitation.expire': 'Demande expirée',
   'users.export': 'Export',
   'journal.export': 'Export',
 };

@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   'invitation.create',
   'invitation.approve',
   'invitation.reject',
+  'invitation.cancel',
+  'invitation.expire',
   'users.export',
   'journal.export',
 ] as const satisfies readonly AuditAction[];

@@ -45,6 +45,12 @@ export function frenchDateTime(moment: Date | string | null | undefined): string
   return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
 }
 
+/** DD/MM/YYYY of this moment in Europe/Paris. */
+export function frenchDate(moment: Date): string {
+  const p = parisParts(moment);
+  return `${p.day}/${p.month}/${p.year}`;
+}
+
 /** YYYY-MM-DD of this moment in Europe/Paris, for a file's name. */
 export function parisDay(moment: Date): string {
   const p = parisParts(moment);

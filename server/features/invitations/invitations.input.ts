@@ -5,6 +5,7 @@ import {
   fieldErrorsOf,
   jobTitleSchema,
   optionalPhoneSchema,
+  cancellationReasonSchema,
   personNameSchema,
   postalCodeSchema,
   rejectionReasonSchema,
@@ -144,6 +145,15 @@ export function checkRejectionReason(reason: string): string {
   const parsed = rejectionReasonSchema.safeParse(reason);
   if (parsed.success) return parsed.data;
   const fieldErrors = fieldErrorsOf(parsed.error, 'body.rejectionReason');
+  throw invalid(fieldErrors, fieldErrors[0]!.message);
+}
+
+/** A cancellation's reason: optional, 500 characters at most once trimmed; null when blank or absent. */
+export function checkCancellationReason(reason: string | undefined): string | null {
+  if (reason === undefined) return null;
+  const parsed = cancellationReasonSchema.safeParse(reason);
+  if (parsed.success) return parsed.data;
+  const fieldErrors = fieldErrorsOf(parsed.error, 'body.reason');
   throw invalid(fieldErrors, fieldErrors[0]!.message);
 }
 

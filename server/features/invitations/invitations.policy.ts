@@ -1,5 +1,7 @@
 import type { InvitationType, UserType } from '../../db/schema.ts';
-import { conflict, DomainError, forbidden } from '../../core/errors.ts';
+import { canMoveRequest, type RequestStatus } from '../../../rules/request-lifecycle.machine.ts';
+import { conflict, forbidden, notFound } from '../../core/errors.ts';
+import { moverOf } from './request-lifecycle.model.ts';
 import { canSeeRole, requireBackOffice, requireOrganizationInScope, requirePermission, type Actor } from '../../core/policy.ts';
 
 /**
@@ -18,6 +20,10 @@ import { canSeeRole, requireBackOffice, requireOrganizationInScope, requirePermi
  *   approval), so that it cannot tell which e-mails have an account, or a back-office one. The back
  *   office sees every account anyway: a back-office invitee is refused at once, a known one needs no profile.
  * - Never an organization role for a back-office account: 409, at creation (back office) and at approval.
+ * - Cancel (issue 22): the person who made the request, or the back office holding USER_CREATE, while it is
+ *   pending (the request-lifecycle machine, rules/request-lifecycle.machine.ts, decides the move). An
+ *   organization user reaches only the requests they made: another's answers 404, as a missing one.
+ * - Their own requests (GET /invitations/mine): anyone signed in, only the requests they made.
  */
 
 export const INVITATION_MESSAGES = {
@@ -74,18 +80,26 @@ export function requireInviteeNotBackOffice(inviteeType: UserType | null | undef
   if (inviteeType === 'BACKOFFICE') throw conflict(INVITATION_MESSAGES.backOfficeAccount(email));
 }
 
-/** What the caller may do on a request (OpenAPI InvitationAction): decide it while it is pending, as requireCanDecideInvitation allows. */
-export type InvitationAction = 'approve' | 'reject';
+/** What the caller may do on a request (OpenAPI Invitation's allowedActions): the moves the request-lifecycle machine lets them make. */
+export type InvitationAction = 'approve' | 'reject' | 'cancel';
 
-export function allowedInvitationActions(actor: Actor, invitation: { status: string }): InvitationAction[] {
-  if (invitation.status !== 'PENDING') return [];
-  try {
-    requireCanDecideInvitation(actor);
-  } catch (error) {
-    if (error instanceof DomainError) return [];
-    throw error;
-  }
-  return ['approve', 'reject'];
+const MOVES = [
+  ['approve', 'request.approve'],
+  ['reject', 'request.reject'],
+  ['cancel', 'request.cancel'],
+] as const;
+
+/** `expired`: a pending request whose period has passed, not yet marked by the job: nothing can be done on it. */
+export function allowedInvitationActions(actor: Actor, invitation: { status: RequestStatus; sender_user_id: string | null }, expired = false): InvitationAction[] {
+  if (expired) return [];
+  const by = moverOf(actor, invitation);
+  return MOVES.filter(([, move]) => canMoveRequest(invitation.status, move, by)).map(([action]) => action);
+}
+
+/** A request the actor may act on as its requester, or any for the back office: 404 otherwise, as for a missing one. */
+export function requireCanReachRequest(actor: Actor, invitation: { sender_user_id: string | null }, notFoundMessage: string): void {
+  if (actor.isBackOffice) return;
+  if (invitation.sender_user_id === null || invitation.sender_user_id !== actor.userId) throw notFound(notFoundMessage);
 }
 
 /**

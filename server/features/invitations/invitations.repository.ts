@@ -7,8 +7,12 @@ import type { Database, InvitationRow, InvitationStatus, InvitationType, Organiz
 
 export type InvitationSort = 'id' | 'email' | 'createdAt';
 
+/** Every status (migration 0015): a list asking for all of them asks for nothing in particular. */
+export const INVITATION_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED'] as const satisfies readonly InvitationStatus[];
+const EVERY_STATUS = INVITATION_STATUSES.length;
+
 export interface InvitationListQuery {
-  /** Empty or all three: every invitation. */
+  /** Empty or all of them: every invitation. */
   statuses: readonly InvitationStatus[];
   /** Case-insensitive substring of the invitee email or of the organization code (SIREN or SIRET). */
   search?: string | undefined;
@@ -33,7 +37,7 @@ type Eb = ExpressionBuilder<Database, 'invitations'>;
 function matching(eb: Eb, query: Pick<InvitationListQuery, 'statuses' | 'search'>) {
   const conditions = [];
   const statuses = [...new Set(query.statuses)];
-  if (statuses.length > 0 && statuses.length < 3) conditions.push(eb('status', 'in', statuses));
+  if (statuses.length > 0 && statuses.length < EVERY_STATUS) conditions.push(eb('status', 'in', statuses));
   const search = query.search?.trim().toLowerCase();
   if (search) {
     // The expressions of the trigram indexes invitations_invitee_email_trgm_idx and invitations_organization_code_trgm_idx.
@@ -52,7 +56,7 @@ export async function listInvitations(db: Kysely<Database>, query: InvitationLis
   const statuses = [...new Set(query.statuses)];
   const total = query.search?.trim()
     ? await exactTotal(db, 'invitations', db.selectFrom('invitations').select((eb) => eb.fn.countAll<number>().as('total')).where((eb) => matching(eb, query)), totals)
-    : Number((await db.selectNoFrom([invitationCount(statuses.length < 3 ? statuses : []).as('total')]).executeTakeFirstOrThrow()).total);
+    : Number((await db.selectNoFrom([invitationCount(statuses.length < EVERY_STATUS ? statuses : []).as('total')]).executeTakeFirstOrThrow()).total);
   const offset = pageOffset(query);
   if (total === 0 || offset >= total) return { rows: [], total };
   // Columns named and the page's size and offset written in (literals): the first page of a size is one
@@ -72,13 +76,19 @@ export async function listInvitations(db: Kysely<Database>, query: InvitationLis
   };
 }
 
-const INVITATION_COLUMNS = [
+export const INVITATION_COLUMNS = [
   'id', 'invitee_email', 'organization_id', 'organization_code', 'organization_name', 'role_id', 'role_code', 'role_name', 'status', 'invitation_type',
   'sender_user_id', 'sender_email', 'validator_user_id', 'validator_email', 'rejection_reason', 'metadata', 'created_at', 'processed_at', 'invitee_user_id',
+  'cancelled_by_user_id', 'cancelled_by_email', 'cancellation_reason', 'expiry_reminder_sent_at',
 ] as const satisfies readonly (keyof InvitationRow)[];
 
 export async function findInvitation(db: Kysely<Database> | Transaction<Database>, id: number): Promise<InvitationRow | null> {
   return (await db.selectFrom('invitations').select(INVITATION_COLUMNS).where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** The request, locked until the transaction ends: its status cannot change under the move being decided. */
+export async function lockInvitation(trx: Transaction<Database>, id: number): Promise<InvitationRow | null> {
+  return (await trx.selectFrom('invitations').select(INVITATION_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst()) ?? null;
 }
 
 export interface OrganizationRef {
@@ -183,11 +193,6 @@ export function decidePending(
     .where('status', '=', 'PENDING')
     .returningAll()
     .executeTakeFirst();
-}
-
-/** Whether an invitation of this id exists, whatever its status. */
-export async function invitationExists(trx: Transaction<Database>, id: number): Promise<boolean> {
-  return (await trx.selectFrom('invitations').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
 /** The invitation's organization (by id) and role (by id, else by its code), in one statement; missing ones null. */

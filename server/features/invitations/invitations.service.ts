@@ -1,6 +1,7 @@
 // The invitations use cases (requests for administrator rights and role assignments): list, read, create,
-// approve, reject. Each write is one unit of work holding its audit entries and its e-mails (outbox); a
-// failure leaves no trace. A decision updates only a pending request: of two deciders, exactly one wins.
+// approve, reject (cancelling and a person's own requests: invitations-requester.service.ts). Each write is one
+// unit of work holding its audit entries and its e-mails (outbox); a failure leaves no trace. A decision moves
+// only a pending request within its period (the request-lifecycle machine): of two deciders, exactly one wins.
 import type { Transaction } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
 import { conflict, invalid, notFound, unavailable } from '../../core/errors.ts';
@@ -24,8 +25,8 @@ import {
   findRoleByCode,
   findUserByEmail,
   insertInvitation,
-  invitationExists,
   listInvitations,
+  lockInvitation,
   organizationAndRoleOf,
   type OrganizationRef,
 } from './invitations.repository.ts';
@@ -45,9 +46,7 @@ import {
   type InvitationListQuery,
 } from './invitations.input.ts';
 import {
-  allowedInvitationActions,
   invitationCreationSeesAccounts,
-  type InvitationAction,
   requireCanCreateInvitations,
   requireCanDecideInvitation,
   requireCanInviteInto,
@@ -58,10 +57,11 @@ import {
   requireSameInviteeAccount,
   requiresInviteeProfile,
 } from './invitations.policy.ts';
+import { LIFECYCLE_MESSAGES, requireMove, type PersonMove } from './request-lifecycle.model.ts';
 
 export const REFUSALS = {
   notFound: INVITATION_INPUT_MESSAGES.notFound,
-  alreadyDecided: 'Cette demande a déjà été traitée.',
+  alreadyDecided: LIFECYCLE_MESSAGES.alreadyDecided,
   // The SPA recognises 'déjà en attente' and 'already exists' (spec §8).
   duplicatePending:
     'Une invitation est déjà en attente pour cette combinaison (email, organisation, rôle). An invitation already exists for this combination.',
@@ -74,7 +74,8 @@ export const REFUSALS = {
   directoryUnavailable: "Le service d'identité ne répond pas ; réessayez dans quelques instants.",
 } as const;
 
-function mailInput(row: InvitationRow): InvitationMailInput {
+/** What the e-mails about a request say of it. */
+export function mailInput(row: InvitationRow): InvitationMailInput {
   return {
     senderEmail: row.sender_email,
     inviteeEmail: row.invitee_email,
@@ -93,14 +94,19 @@ function directoryRefusal(error: unknown): unknown {
   return error;
 }
 
-/** Why a conditional decision matched no row: none with that id, or it is no longer pending. */
-async function refusalFor(trx: Transaction<Database>, id: number) {
-  return (await invitationExists(trx, id)) ? conflict(REFUSALS.alreadyDecided) : notFound(REFUSALS.notFound);
-}
-
 export function invitationsService(deps: ServiceDeps) {
   const { db, directory, outbox } = deps;
   const decider = (actor: Actor) => ({ userId: actor.userId, email: actor.email });
+
+  /**
+   * A decision's first step: the request locked, and the move asked of the request-lifecycle machine (409 for
+   * one no longer pending, cancelled or past its period). The conditional update after it still wins only once.
+   */
+  async function requireDecidable(trx: Transaction<Database>, id: number, actor: Actor, move: PersonMove): Promise<void> {
+    const found = await lockInvitation(trx, id);
+    if (!found) throw notFound(REFUSALS.notFound);
+    requireMove(found, move, actor, deps.now(), deps.requests.expiryDays);
+  }
 
   /**
    * The request's organization: the query's organizationId, else the body's organizationCode. A missing
@@ -118,11 +124,6 @@ export function invitationsService(deps: ServiceDeps) {
   }
 
   return {
-    /** What the actor may do on a request (approve, reject), as the policy decides: the answers carry it. */
-    actionsOn(actor: Actor, row: InvitationRow): InvitationAction[] {
-      return allowedInvitationActions(actor, row);
-    },
-
     /** GET /invitations: back-office only; newest first unless a sort is asked for. */
     async list(actor: Actor, query: InvitationListQuery) {
       requireCanListInvitations(actor);
@@ -190,8 +191,9 @@ export function invitationsService(deps: ServiceDeps) {
           db,
           async (uow) => {
             const { trx } = uow;
+            await requireDecidable(trx, id, actor, 'request.approve');
             const row = await decidePending(trx, id, decider(actor), { status: 'APPROVED' });
-            if (!row) throw await refusalFor(trx, id);
+            if (!row) throw conflict(REFUSALS.alreadyDecided);
             const { organization, role } = await organizationAndRoleOf(trx, row);
             if (!organization) throw conflict(REFUSALS.organizationGone);
             if (!role) throw conflict(REFUSALS.roleGone);
@@ -290,8 +292,9 @@ export function invitationsService(deps: ServiceDeps) {
         db,
         async (uow) => {
           const { trx } = uow;
+          await requireDecidable(trx, id, actor, 'request.reject');
           const row = await decidePending(trx, id, decider(actor), { status: 'REJECTED', rejection_reason: reason });
-          if (!row) throw await refusalFor(trx, id);
+          if (!row) throw conflict(REFUSALS.alreadyDecided);
           await writeAudit(trx, {
             actor: decider(actor),
             action: 'invitation.reject',

@@ -56,6 +56,10 @@ export const OPERATION_REQUIREMENTS: Readonly<Record<string, (actor: Actor, call
   createInvitation: requireCanCreateInvitations,
   approveInvitation: requireCanDecideInvitation,
   rejectInvitation: requireCanDecideInvitation,
+  // One's own requests: the service reads only the caller's.
+  listMyInvitations: open,
+  // Its requester or the back office holding USER_CREATE: the service decides on the request (404 for another's).
+  cancelInvitation: open,
   listOrganizations: requireCanListOrganizations,
   getOrganizationByCode: open,
   getOrganization: open,

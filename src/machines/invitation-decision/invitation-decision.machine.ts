@@ -6,7 +6,7 @@ import { requiredActor } from '../shared/required-actor';
 export interface DecidableInvitation {
   id: number;
   inviteeEmail: string;
-  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
   invitationType: 'NEW_ADMIN' | 'ROLE_ASSIGNMENT';
 }
 

@@ -39,12 +39,14 @@ function ChoiceCard({ id, title, text, points, action, onChoose }: ChoiceCardPro
 export interface AdminActionsChooserProps {
   onCreateAccount: () => void;
   onAssignExisting: () => void;
+  /** The link to 'Mes demandes' (issue 22): the requests already made. */
+  myRequests: ReactNode;
   /** The customer-relations help box. */
   help: ReactNode;
 }
 
 /** Spec §2 /admin-actions: the two ways to get a member administrator, and where to find help. */
-export function AdminActionsChooser({ onCreateAccount, onAssignExisting, help }: AdminActionsChooserProps) {
+export function AdminActionsChooser({ onCreateAccount, onAssignExisting, myRequests, help }: AdminActionsChooserProps) {
   return (
     <div className="max-w-5xl space-y-6">
       <h1 className="text-2xl font-bold text-slate-900">{t.heading}</h1>
@@ -53,6 +55,10 @@ export function AdminActionsChooser({ onCreateAccount, onAssignExisting, help }:
         <ChoiceCard id="admin-choice-create" {...t.create} onChoose={onCreateAccount} />
         <ChoiceCard id="admin-choice-assign" {...t.assign} onChoose={onAssignExisting} />
       </div>
+      <p className="flex flex-wrap items-center gap-x-2 rounded-xl border border-slate-200 bg-white p-4 text-slate-700">
+        <span>{fr.myRequests.linkText}</span>
+        {myRequests}
+      </p>
       {help}
     </div>
   );

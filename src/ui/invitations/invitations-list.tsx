@@ -1,30 +1,23 @@
-import type { PageItem } from '../../domain/pagination';
+import { INVITATION_STATUS_FILTERS, type InvitationStatusFilter } from '../../domain/invitation-status';
 import type { PageSize } from '../../domain/pagination';
 import { fr } from '../../i18n/fr';
 import { DebouncedSearchInput } from '../debounced-search-input';
 import { SegmentedFilter } from '../segmented-filter';
 import { Spinner } from '../spinner';
-import { EmptyList, ListFooter } from '../list-footer';
+import { EmptyList, ListFooter, type PagedListProps } from '../list-footer';
 import type { SortOrder } from '../sortable-header';
 import { InvitationsTable, type InvitationRow, type InvitationSort } from './invitations-table';
 
-type StatusFilter = 'all' | 'PENDING' | 'APPROVED' | 'REJECTED';
+type StatusFilter = InvitationStatusFilter;
 
-export interface InvitationsListProps {
+export interface InvitationsListProps extends PagedListProps {
   search: { status: StatusFilter; search: string; sort: InvitationSort; order: SortOrder; page: number; pageSize: PageSize };
   rows: InvitationRow[];
-  loading: boolean;
-  /** The rows shown are the previous ones while the asked-for ones load. */
-  updating: boolean;
-  summary: string;
-  pagination: { page: number; totalPages: number; items: PageItem[] };
   searchDebounceMs: number;
   formatDate: (iso: string) => string;
   onStatus: (status: StatusFilter) => void;
   onSearch: (text: string) => void;
   onSort: (sort: InvitationSort) => void;
-  onPage: (page: number) => void;
-  onPageSize: (size: PageSize) => void;
   /** Whether 'Créer une nouvelle demande' is offered: /admin-actions needs USER_CREATE (a read-only back office lacks it). */
   canCreate: boolean;
   onCreate: () => void;
@@ -53,7 +46,7 @@ export function InvitationsList(props: InvitationsListProps) {
           label={t.filterLabel}
           value={search.status}
           onChange={props.onStatus}
-          options={(['all', 'PENDING', 'APPROVED', 'REJECTED'] as const).map((value) => ({ value, label: t.filters[value] }))}
+          options={INVITATION_STATUS_FILTERS.map((value) => ({ value, label: t.filters[value] }))}
         />
         <DebouncedSearchInput value={search.search} label={t.searchLabel} placeholder={t.search} delayMs={props.searchDebounceMs} onSearch={props.onSearch} />
       </div>

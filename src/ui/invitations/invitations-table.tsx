@@ -11,7 +11,7 @@ export interface InvitationRow {
   organizationCode: string;
   status: InvitationStatus;
   /** What the caller may do on it, as the server says (OpenAPI Invitation.allowedActions). */
-  allowedActions: readonly ('approve' | 'reject')[];
+  allowedActions: readonly ('approve' | 'reject' | 'cancel')[];
 }
 
 export type InvitationSort = 'id' | 'email' | 'createdAt';

@@ -86,6 +86,8 @@ describe('the journal sentences', () => {
       'invitation.create': { inviteeEmail: 'thomas.guerin@exemple.fr', invitationType: 'ROLE_ASSIGNMENT', organizationCode: '787441799', roleCode: 'ADMIN_ADHERENT' },
       'invitation.approve': { status: { before: 'PENDING', after: 'APPROVED' }, userId: NOEL, userCreated: false },
       'invitation.reject': { status: { before: 'PENDING', after: 'REJECTED' }, rejectionReason: 'Dossier incomplet' },
+      'invitation.cancel': { status: { before: 'PENDING', after: 'CANCELLED' }, cancellationReason: 'Personne partie' },
+      'invitation.expire': { status: { before: 'PENDING', after: 'EXPIRED' }, expiryDays: 30 },
       'users.export': { rows: 1234 },
       'journal.export': { rows: 1 },
     };
@@ -103,6 +105,8 @@ describe('the journal sentences', () => {
       'invitation.create': 'Béatrice Marchand a créé la demande n° 36 de thomas.guerin@exemple.fr : rôle Admin Adhérent sur Clinique des Tilleuls (SIREN 787 441 799).',
       'invitation.approve': 'Béatrice Marchand a approuvé la demande n° 36 de thomas.guerin@exemple.fr.',
       'invitation.reject': 'Béatrice Marchand a rejeté la demande n° 36 de thomas.guerin@exemple.fr : « Dossier incomplet ».',
+      'invitation.cancel': 'Béatrice Marchand a annulé la demande n° 36 de thomas.guerin@exemple.fr : « Personne partie ».',
+      'invitation.expire': 'La demande n° 36 de thomas.guerin@exemple.fr a expiré après 30 jours sans décision.',
       'users.export': 'Béatrice Marchand a exporté 1 234 utilisateurs.',
       'journal.export': 'Béatrice Marchand a exporté 1 entrée du journal.',
     });

@@ -17,6 +17,7 @@ const TABLES = [
   'email_change_tokens',
   'identity_accounts',
   'invitation_counts',
+  'invitation_digests',
   'invitations',
   'list_versions',
   'oidc_payloads',

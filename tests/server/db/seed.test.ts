@@ -3,10 +3,45 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidSiren, isValidSiret } from '../../../rules/codes.ts';
 import { migrate } from '../../../server/db/migrate.ts';
 import type { Database } from '../../../server/db/schema.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, REFERENCE_DATE, seedDemoData } from '../../../server/seed/seed.ts';
+import { expireDueRequests } from '../../../server/features/invitations/invitations-lifecycle.service.ts';
+import { buildDemoPlan, DEMO_ACCOUNTS, DEMO_PASSWORD, REFERENCE_DATE, seedDemoData } from '../../../server/seed/seed.ts';
 import { backends, createTestDatabase, secondsSince, snapshot, type TestDatabase } from './test-databases.ts';
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
+/** The moment the seed runs in these tests: the pending requests are dated before it. */
+const SEED_NOW = new Date('2027-03-15T10:30:00Z');
+const EXPIRY_DAYS = 30;
+
+describe('the demo plan', () => {
+  it('dates the pending requests relative to the moment the seed runs, and nothing else: the same plan shifted', () => {
+    const later = new Date(SEED_NOW.getTime() + 40 * DAY);
+    const first = buildDemoPlan({ now: SEED_NOW });
+    const second = buildDemoPlan({ now: later });
+    expect(second.users).toEqual(first.users);
+    expect(second.employers).toEqual(first.employers);
+    const pendingShifted = (plan: typeof first, shift: number) =>
+      plan.invitations.map((i) => (i.status === 'PENDING' ? { ...i, createdAt: new Date(i.createdAt.getTime() + shift) } : i));
+    expect(pendingShifted(first, 40 * DAY)).toEqual(second.invitations);
+    expect(buildDemoPlan({ now: SEED_NOW })).toEqual(first);
+  });
+
+  it('makes every pending request 1 hour to 20 days before the seed runs: none expires within 10 days of a fresh start', () => {
+    const pending = buildDemoPlan({ now: SEED_NOW }).invitations.filter((i) => i.status === 'PENDING');
+    expect(pending.length).toBeGreaterThanOrEqual(8);
+    for (const i of pending) {
+      expect(SEED_NOW.getTime() - i.createdAt.getTime()).toBeGreaterThanOrEqual(HOUR - 1000);
+      expect(SEED_NOW.getTime() - i.createdAt.getTime()).toBeLessThanOrEqual(20 * DAY);
+      expect(i.createdAt.getTime() + EXPIRY_DAYS * DAY).toBeGreaterThanOrEqual(SEED_NOW.getTime() + 10 * DAY);
+    }
+  });
+
+  it('dates the expired requests by the period it is given, before REFERENCE_DATE', () => {
+    const expired = buildDemoPlan({ now: SEED_NOW, expiryDays: 45 }).invitations.filter((i) => i.status === 'EXPIRED');
+    expect(expired.length).toBeGreaterThan(0);
+    expect(expired.filter((i) => i.processedAt!.getTime() - i.createdAt.getTime() !== 45 * DAY || i.processedAt! > REFERENCE_DATE)).toEqual([]);
+  });
+});
 
 async function freshSeededDatabase(backend: (typeof backends)[number]): Promise<TestDatabase> {
   const start = performance.now();
@@ -14,7 +49,7 @@ async function freshSeededDatabase(backend: (typeof backends)[number]): Promise<
   const opened = secondsSince(start);
   await migrate(testDb.handle);
   const migrated = secondsSince(start);
-  const result = await seedDemoData(testDb.handle);
+  const result = await seedDemoData(testDb.handle, { now: SEED_NOW });
   expect(result).toEqual({ seeded: true });
   console.info(`[seed.test] ${backend.name}: opened ${opened} s, migrated ${migrated} s, seeded ${secondsSince(start)} s (cumulative)`);
   return testDb;
@@ -223,7 +258,7 @@ describe.each(backends)('demo seed on $name', (backend) => {
     expect(clinic.some((m) => m.role === 'ADMIN_ADHERENT' && m.type === 'SIREN')).toBe(true);
   });
 
-  it('seeds about 40 invitations over the 3 statuses and 2 types, decided ones with validator, date and reasons', async () => {
+  it('seeds about 40 invitations over the 5 statuses and 2 types, each with the dates, people and reasons of its status', async () => {
     const invitations = await db.selectFrom('invitations').selectAll().orderBy('id').execute();
     expect(invitations.length).toBeGreaterThanOrEqual(35);
     expect(invitations.length).toBeLessThanOrEqual(45);
@@ -231,28 +266,61 @@ describe.each(backends)('demo seed on $name', (backend) => {
     expect([...combinations].sort()).toEqual([
       'APPROVED/NEW_ADMIN',
       'APPROVED/ROLE_ASSIGNMENT',
+      'CANCELLED/NEW_ADMIN',
+      'CANCELLED/ROLE_ASSIGNMENT',
+      'EXPIRED/NEW_ADMIN',
+      'EXPIRED/ROLE_ASSIGNMENT',
       'PENDING/NEW_ADMIN',
       'PENDING/ROLE_ASSIGNMENT',
       'REJECTED/NEW_ADMIN',
       'REJECTED/ROLE_ASSIGNMENT',
     ]);
+    const count = (status: string) => invitations.filter((i) => i.status === status).length;
+    expect(count('PENDING')).toBeGreaterThanOrEqual(8);
+    expect([count('EXPIRED'), count('CANCELLED')].every((n) => n >= 2 && n <= 5)).toBe(true);
     expect(invitations.every((i) => typeof i.id === 'number')).toBe(true);
     for (const i of invitations) {
       expect(i.sender_email).toMatch(/@/);
-      expect(i.created_at.getTime()).toBeGreaterThanOrEqual(REFERENCE_DATE.getTime() - 60 * DAY);
-      expect(i.created_at.getTime()).toBeLessThanOrEqual(REFERENCE_DATE.getTime());
+      const decided = i.status === 'APPROVED' || i.status === 'REJECTED';
+      expect(i.validator_email === null).toBe(!decided);
       if (i.status === 'PENDING') {
-        expect([i.validator_email, i.processed_at, i.rejection_reason]).toEqual([null, null, null]);
-      } else {
-        expect(i.validator_email).toMatch(/@/);
-        expect(i.processed_at!.getTime()).toBeGreaterThan(i.created_at.getTime());
-        expect(i.processed_at!.getTime()).toBeLessThanOrEqual(REFERENCE_DATE.getTime());
+        // Made 1 hour to 20 days before the seed ran.
+        expect(i.created_at.getTime()).toBeGreaterThanOrEqual(SEED_NOW.getTime() - 20 * DAY);
+        expect(i.created_at.getTime()).toBeLessThanOrEqual(SEED_NOW.getTime() - HOUR + 1000);
+        expect([i.processed_at, i.rejection_reason, i.cancelled_by_email, i.cancellation_reason]).toEqual([null, null, null, null]);
+        continue;
       }
+      expect(i.created_at.getTime()).toBeGreaterThanOrEqual(REFERENCE_DATE.getTime() - 60 * DAY);
+      expect(i.processed_at!.getTime()).toBeGreaterThan(i.created_at.getTime());
+      expect(i.processed_at!.getTime()).toBeLessThanOrEqual(REFERENCE_DATE.getTime());
+      if (decided) expect(i.validator_email).toMatch(/@/);
       if (i.status === 'REJECTED') expect(i.rejection_reason!.trim().length).toBeGreaterThanOrEqual(10);
+      else expect(i.rejection_reason).toBeNull();
+      // Expired at the end of its period, INVITATION_EXPIRY_DAYS (30) after it was made.
+      if (i.status === 'EXPIRED') expect(i.processed_at!.getTime() - i.created_at.getTime()).toBe(EXPIRY_DAYS * DAY);
+      // Cancelled by the person who made it, within its period.
+      if (i.status === 'CANCELLED') {
+        expect([i.cancelled_by_user_id, i.cancelled_by_email]).toEqual([i.sender_user_id, i.sender_email]);
+        expect(i.processed_at!.getTime() - i.created_at.getTime()).toBeLessThan(EXPIRY_DAYS * DAY);
+      } else {
+        expect([i.cancelled_by_user_id, i.cancelled_by_email, i.cancellation_reason]).toEqual([null, null, null]);
+      }
     }
+    const reasons = invitations.filter((i) => i.status === 'CANCELLED').map((i) => i.cancellation_reason);
+    expect(reasons.filter((reason) => reason !== null)).toHaveLength(1);
+    expect(reasons.filter((reason) => reason === null).length).toBeGreaterThanOrEqual(1);
     const senders = new Set(invitations.map((i) => i.sender_email));
     expect(senders.has('backoffice@portail.test')).toBe(true);
     expect(senders.has('admin.clinique@portail.test')).toBe(true);
+    // Both demo administrators have a request of their own to follow, still pending.
+    const pendingFrom = (email: string) => invitations.filter((i) => i.status === 'PENDING' && i.sender_email === email).length;
+    expect(pendingFrom('admin.clinique@portail.test')).toBeGreaterThanOrEqual(1);
+    expect(pendingFrom('admin.ehpad@portail.test')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('leaves nothing for the expiry job to do during the 10 days after the seed ran', async () => {
+    const tenDaysLater = new Date(SEED_NOW.getTime() + 10 * DAY);
+    expect(await expireDueRequests(db, tenDaysLater, EXPIRY_DAYS)).toBe(0);
   });
 
   it('gives every user a local identity whose subject is the auth_id, and a password to the demo accounts only', async () => {

@@ -57,7 +57,15 @@ describe.each(backends)('the outbox retention on $name', (backend) => {
   it('is the first job of the runner, and purges as days pass on its clock', async () => {
     const clock = fakeClock(T0);
     const jobs = scheduledJobs({ db: db(), outboxRetentionDays: 30, auditRetentionDays: 365, expiredRowPurges: [] });
-    expect(jobs.map((job) => job.name)).toEqual(['outbox.retention', 'expired-rows.purge', 'audit.retention', 'audit.backfill']);
+    expect(jobs.map((job) => job.name)).toEqual([
+      'outbox.retention',
+      'expired-rows.purge',
+      'audit.retention',
+      'audit.backfill',
+      'invitations.expiry',
+      'invitations.expiry-reminder',
+      'invitations.pending-digest',
+    ]);
     const runner = createJobRunner({ db: db(), jobs: jobs.slice(0, 1), log: silent, clock });
     await mail('envoyé il y a 29 jours', 'SENT', 29);
     expect(await runner.tick()).toMatchObject([{ job: 'outbox.retention', outcome: 'succeeded', summary: { purged: 0 } }]);

@@ -38,9 +38,11 @@ export function fixtures(db: Kysely<Database>) {
   }
 
   /** A new PENDING invitation for a SIREN. */
-  async function pendingInvitation(options: { sirenId: string; roleCode?: string; type?: 'NEW_ADMIN' | 'ROLE_ASSIGNMENT'; inviteeEmail?: string }) {
+  /** `senderEmail`: the account that made the request (default the back office's, not recorded as an account). */
+  async function pendingInvitation(options: { sirenId: string; roleCode?: string; type?: 'NEW_ADMIN' | 'ROLE_ASSIGNMENT'; inviteeEmail?: string; senderEmail?: string }) {
     const org = await db.selectFrom('organizations').selectAll().where('id', '=', options.sirenId).executeTakeFirstOrThrow();
     const r = await role(options.roleCode ?? 'ADMIN_ADHERENT');
+    const sender = options.senderEmail ? await db.selectFrom('users').select('id').where('email', '=', options.senderEmail).executeTakeFirstOrThrow() : null;
     const row = await db
       .insertInto('invitations')
       .values({
@@ -52,7 +54,8 @@ export function fixtures(db: Kysely<Database>) {
         role_code: r.code,
         role_name: r.name,
         invitation_type: options.type ?? 'NEW_ADMIN',
-        sender_email: 'backoffice@portail.test',
+        sender_email: options.senderEmail ?? 'backoffice@portail.test',
+        sender_user_id: sender?.id ?? null,
         metadata: JSON.stringify({ userProfile: { firstName: 'Nouvel', lastName: 'Administrateur', jobTitle: 'Directeur', phoneNumber: '', mobilePhone: '', street: '1 rue de la Paix', city: 'Paris', postalCode: '75002' }, isNewUser: true }),
       })
       .returning('id')

@@ -15,6 +15,9 @@ export function invitationsApi(t: TestApp) {
     create: (email: string | null, payload: object, query = '') => call(email, 'POST', '/api/v2/invitations', {}, query, payload),
     approve: (email: string | null, id: number | string) => call(email, 'POST', '/api/v2/invitations/{id}/approve', { id }),
     reject: (email: string | null, id: number | string, rejectionReason: string) => call(email, 'POST', '/api/v2/invitations/{id}/reject', { id }, '', { rejectionReason }),
+    /** Without `payload`, no body at all (the body is optional). */
+    cancel: (email: string | null, id: number | string, payload?: object) => call(email, 'POST', '/api/v2/invitations/{id}/cancel', { id }, '', payload),
+    mine: (email: string | null, query = '') => call(email, 'GET', '/api/v2/invitations/mine', {}, query),
   };
 }
 

@@ -38,12 +38,14 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Receives the server's log lines (JSON), at the LOG_LEVEL of `env` (silent by default). */
   logStream?: { write(line: string): void };
-  /** Runs the scheduled jobs, on this clock (tests/server/support/fake-clock.ts). */
+  /** Runs the scheduled jobs, on this clock (tests/server/support/fake-clock.ts); the services decide on its time too. */
   jobClock?: JobClock;
   /** Runs the worker of the actions on many users by itself (off: the test calls app.bulkActions.drain()). */
   runBulkActions?: boolean;
   /** Builds the app on this database rather than a new one (a restart: the same data, a new server). */
   database?: TestDatabase;
+  /** With a jobClock: false to give the clock to the services without running the jobs (default true). */
+  runJobs?: boolean;
 }
 
 /** The real server, in-process, on a fresh migrated and seeded database of the given backend. */
@@ -62,7 +64,7 @@ export async function startTestApp(backend: Backend, options: TestAppOptions = {
     demoAccounts: DEMO_ACCOUNTS,
     ...(options.directory ? { directory: options.directory } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
-    ...(options.jobClock ? { runJobs: true, jobClock: options.jobClock } : {}),
+    ...(options.jobClock ? { runJobs: options.runJobs ?? true, jobClock: options.jobClock } : {}),
     runBulkActions: options.runBulkActions ?? false,
   });
   await app.ready();

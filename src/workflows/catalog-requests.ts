@@ -1,0 +1,54 @@
+// The catalog entries of the requests' lifecycle (issue 22): the machine the server's services ask (shared, in
+// rules/) and the cancellation of 'Mes demandes'. Listed in ./catalog.ts with the others.
+import { requestLifecycleMachine } from '../../rules/request-lifecycle.machine';
+import { requestCancellationMachine } from '../machines/request-cancellation/request-cancellation.machine';
+import type { WorkflowEntry } from './catalog-types';
+
+export const requestLifecycle: WorkflowEntry = {
+  machine: requestLifecycleMachine,
+  title: "Cycle de vie d'une demande (serveur)",
+  description:
+    "Les statuts d'une demande et qui peut la faire passer de l'un à l'autre : en attente, puis approuvée ou rejetée (back-office disposant de USER_CREATE), annulée (la personne qui l'a faite, ou ce back-office) ou expirée (le portail, INVITATION_EXPIRY_DAYS jours après la demande, 30 par défaut). Tout autre statut est définitif. Le serveur la consulte avant chaque changement (approuver, rejeter, annuler, faire expirer) et répond 409 à un changement qu'elle refuse.",
+  screens: [
+    { path: '/admin', name: 'Habilitation des administrateurs' },
+    { path: '/admin/{id}', name: "Détail de l'invitation" },
+    { path: '/admin-actions/demandes', name: 'Mes demandes' },
+  ],
+  states: {
+    pending: 'En attente',
+    approved: 'Approuvée',
+    rejected: 'Refusée',
+    expired: 'Expirée',
+    cancelled: 'Annulée',
+  },
+  events: {
+    'request.approve': 'Approuver (back-office avec USER_CREATE)',
+    'request.reject': 'Rejeter (back-office avec USER_CREATE)',
+    'request.cancel': "Annuler (la personne qui l'a faite, ou le back-office avec USER_CREATE)",
+    'request.expire': 'Délai écoulé (tâche planifiée du portail)',
+  },
+  actors: {},
+};
+
+export const requestCancellation: WorkflowEntry = {
+  machine: requestCancellationMachine,
+  title: "Annulation d'une demande",
+  description:
+    "Sur 'Mes demandes', annuler une demande encore en attente : une confirmation avec un motif facultatif (500 caractères au plus), l'appel à l'API, puis la demande annulée ou le refus du serveur (déjà traitée, expirée…). Proposée seulement quand le serveur l'autorise.",
+  screens: [{ path: '/admin-actions/demandes', name: 'Mes demandes' }],
+  states: {
+    idle: 'Aucune annulation en cours',
+    askingReason: 'Confirmation (motif facultatif)',
+    cancelling: 'Annulation en cours',
+    done: 'Demande annulée',
+    failed: "Échec de l'annulation",
+  },
+  events: {
+    'request.cancel': 'Annuler une demande',
+    'reason.change': 'Saisie du motif',
+    'cancellation.confirm': "Confirmer l'annulation",
+    'cancellation.abort': 'Ne pas annuler',
+    'cancellation.dismiss': 'Fermer le message',
+  },
+  actors: { cancel: 'Annuler la demande (POST /api/v2/invitations/{id}/cancel)' },
+};
