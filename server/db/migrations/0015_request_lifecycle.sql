@@ -54,12 +54,12 @@ BEGIN
    WHERE c.conname = 'audit_log_action_check' AND c.conrelid = 'audit_log'::regclass;
   allowed := array_cat(array(SELECT unnest(allowed) EXCEPT SELECT unnest(ARRAY['invitation.cancel', 'invitation.expire'])), ARRAY['invitation.cancel', 'invitation.expire']);
   ALTER TABLE audit_log DROP CONSTRAINT audit_log_action_check;
-  EXECUTE format('ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY (%L::text[])) NOT VALID', allowed);
+  EXECUTE format('ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action IN (%s)) NOT VALID', (SELECT string_agg(quote_literal(a), ', ') FROM unnest(allowed) AS a));
 
   SELECT array_agg(DISTINCT m[1]) INTO allowed
     FROM pg_constraint c, regexp_matches(pg_get_constraintdef(c.oid), '''([^'']+)''', 'g') AS m
    WHERE c.conname = 'outbox_kind_check' AND c.conrelid = 'outbox'::regclass;
   allowed := array_cat(array(SELECT unnest(allowed) EXCEPT SELECT unnest(ARRAY['invitation.pending.digest', 'invitation.expiring'])), ARRAY['invitation.pending.digest', 'invitation.expiring']);
   ALTER TABLE outbox DROP CONSTRAINT outbox_kind_check;
-  EXECUTE format('ALTER TABLE outbox ADD CONSTRAINT outbox_kind_check CHECK (kind = ANY (%L::text[])) NOT VALID', allowed);
+  EXECUTE format('ALTER TABLE outbox ADD CONSTRAINT outbox_kind_check CHECK (kind IN (%s)) NOT VALID', (SELECT string_agg(quote_literal(k), ', ') FROM unnest(allowed) AS k));
 END $$;

@@ -6,10 +6,14 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MIGRATIONS_DIR, migrate, MigrationChangedError, type MigrateResult } from '../../../server/db/migrate.ts';
 import type { DatabaseHandle } from '../../../server/db/database.ts';
+import type { OutboxKind } from '../../../server/db/schema.ts';
+import { AUDIT_ACTIONS } from '../../../server/features/audit/journal.input.ts';
 import { backends, createTestDatabase, type TestDatabase } from './test-databases.ts';
 
 const TABLES = [
+  'audit_backfills',
   'audit_counts',
+  'audit_day_counts',
   'audit_log',
   'audit_log_organizations',
   'bulk_action_targets',
@@ -83,6 +87,23 @@ describe.each(backends)('migrations on $name', (backend) => {
       select table_name from information_schema.tables
       where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(testDb.handle.db);
     expect(rows.map((row) => row.table_name)).toEqual(TABLES);
+  });
+
+  it("accepts every journal action and e-mail kind of the code once migrated (the checks each migration widened)", async () => {
+    const actions = sql<{ def: string }>`select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'audit_log_action_check'`;
+    const kinds = sql<{ def: string }>`select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'outbox_kind_check'`;
+    const listed = (def: string) => [...def.matchAll(/'([^']+)'/g)].map((m) => m[1]).sort();
+    expect(listed((await actions.execute(testDb.handle.db)).rows[0]!.def)).toEqual([...AUDIT_ACTIONS].sort());
+    const outboxKinds: Record<OutboxKind, true> = {
+      'account.invitation': true,
+      'invitation.approved': true,
+      'invitation.rejected': true,
+      'email.change.confirm': true,
+      'email.change.notice': true,
+      'invitation.pending.digest': true,
+      'invitation.expiring': true,
+    };
+    expect(listed((await kinds.execute(testDb.handle.db)).rows[0]!.def)).toEqual(Object.keys(outboxKinds).sort());
   });
 
   it('enables pg_trgm and builds the trigram indexes', async () => {
