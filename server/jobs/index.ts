@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { outboxRetentionJob } from './outbox-retention.ts';
 import { auditRetentionJob } from './audit-retention.ts';
+import { bulkActionsRetentionJob } from './bulk-actions-retention.ts';
 import { expiredRowsJob, type ExpiredRowsPurge } from './expired-rows.ts';
 import type { ScheduledJob } from './runner.ts';
 
@@ -21,6 +22,7 @@ export function scheduledJobs(deps: JobsDeps): ScheduledJob[] {
   return [
     outboxRetentionJob({ db: deps.db, retentionDays: deps.outboxRetentionDays }),
     expiredRowsJob({ purges: deps.expiredRowPurges }),
+    bulkActionsRetentionJob({ db: deps.db }),
     auditRetentionJob({ db: deps.db, retentionDays: deps.auditRetentionDays }),
   ];
 }

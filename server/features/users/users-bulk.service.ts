@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
 import { DomainError, unauthenticated } from '../../core/errors.ts';
 import { requireActive } from '../../core/policy.ts';
+import { deleteInBatches } from '../../db/batches.ts';
 import type { Database } from '../../db/schema.ts';
 import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { loadActor } from '../session/actor.repository.ts';
@@ -18,6 +19,7 @@ import {
   claimJob,
   completeJob,
   countFiltered,
+  deleteJobsFinishedBefore,
   findJob,
   insertJobWithFilter,
   insertJobWithIds,
@@ -183,3 +185,8 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
 }
 
 export type UsersBulkService = ReturnType<typeof usersBulkService>;
+
+/** Deletes the jobs completed before `before` with their persons, `batchSize` jobs at a time, until none is left or `signal` is aborted; answers how many. */
+export async function purgeBulkActions(db: Kysely<Database>, before: Date, { batchSize = 10, signal }: { batchSize?: number; signal?: AbortSignal } = {}): Promise<number> {
+  return deleteInBatches((limit) => deleteJobsFinishedBefore(db, before, limit), { batchSize, signal });
+}
