@@ -22,6 +22,8 @@ export interface BulkActionsWorkerOptions {
   leaseMs?: number;
   /** Persons read per statement (default 100). */
   batchSize?: number;
+  /** Persons of a job done side by side (default 4; PostgreSQL's pool runs them together, PGlite in turn). */
+  concurrency?: number;
 }
 
 export interface BulkActionsWorker {
@@ -43,6 +45,7 @@ export function createBulkActionsWorker(options: BulkActionsWorkerOptions): Bulk
   const pollMs = options.pollMs ?? 5_000;
   const leaseMs = options.leaseMs ?? 120_000;
   const batchSize = options.batchSize ?? 100;
+  const concurrency = options.concurrency ?? 4;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const listeners = new Set<() => void>();
   let aborter = new AbortController();
@@ -62,7 +65,7 @@ export function createBulkActionsWorker(options: BulkActionsWorkerOptions): Bulk
     if (!job) return false;
     const started = Date.now();
     try {
-      const outcome = await bulk.run(job, { owner, leaseMs, signal, batchSize, onPerson });
+      const outcome = await bulk.run(job, { owner, leaseMs, signal, batchSize, concurrency, onPerson });
       log.info({ job: job.id, action: job.action, total: job.total, outcome, durationMs: Date.now() - started }, 'action groupée : fin de passage');
     } catch (error) {
       log.error({ job: job.id, err: messageOf(error) }, 'action groupée en échec : elle sera reprise');

@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { outboxRetentionJob } from './outbox-retention.ts';
 import { auditRetentionJob } from './audit-retention.ts';
 import { auditBackfillJob } from './audit-backfill.ts';
+import { bulkActionsRetentionJob } from './bulk-actions-retention.ts';
 import { expiredRowsJob, type ExpiredRowsPurge } from './expired-rows.ts';
 import { requestLifecycleJobs } from './invitation-lifecycle.ts';
 import type { ScheduledJob } from './runner.ts';
@@ -30,6 +31,7 @@ export function scheduledJobs(deps: JobsDeps): ScheduledJob[] {
   return [
     outboxRetentionJob({ db: deps.db, retentionDays: deps.outboxRetentionDays }),
     expiredRowsJob({ purges: deps.expiredRowPurges }),
+    bulkActionsRetentionJob({ db: deps.db }),
     auditRetentionJob({ db: deps.db, retentionDays: deps.auditRetentionDays }),
     auditBackfillJob({ db: deps.db }),
     // The expiry before the reminders: a request past its period is never told it will expire.

@@ -3,17 +3,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { purgeSentMail } from '../mail/outbox.ts';
+import { retentionJob } from './retention.ts';
 import type { ScheduledJob } from './runner.ts';
 
-const DAY_MS = 24 * 3600_000;
-
 export function outboxRetentionJob({ db, retentionDays, batchSize }: { db: Kysely<Database>; retentionDays: number; batchSize?: number }): ScheduledJob {
-  return {
-    name: 'outbox.retention',
-    everyMs: 3600_000,
-    async run({ now, signal }) {
-      const purged = await purgeSentMail(db, new Date(now.getTime() - retentionDays * DAY_MS), { signal, ...(batchSize ? { batchSize } : {}) });
-      return { purged };
-    },
-  };
+  return retentionJob({ name: 'outbox.retention', retentionDays, purge: (before, signal) => purgeSentMail(db, before, { signal, ...(batchSize ? { batchSize } : {}) }) });
 }

@@ -8,6 +8,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { deleteInBatches } from '../db/batches.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { OutboxMail } from './templates.ts';
 
@@ -76,17 +77,14 @@ export async function countOutbox(db: Kysely<Database>): Promise<{ pending: numb
  * they are still to be sent, or to be looked at.
  */
 export async function purgeSentMail(db: Kysely<Database>, sentBefore: Date, { batchSize = 1000, signal }: { batchSize?: number; signal?: AbortSignal } = {}): Promise<number> {
-  let purged = 0;
-  while (!signal?.aborted) {
-    const result = await db
-      .deleteFrom('outbox')
-      .where('id', 'in', (eb) =>
-        eb.selectFrom('outbox').select('id').where('status', '=', 'SENT').where('sent_at', '<', sentBefore).orderBy('id').limit(batchSize),
-      )
-      .executeTakeFirst();
-    const deleted = Number(result.numDeletedRows);
-    purged += deleted;
-    if (deleted < batchSize) break;
-  }
-  return purged;
+  return deleteInBatches(
+    async (limit) => {
+      const result = await db
+        .deleteFrom('outbox')
+        .where('id', 'in', (eb) => eb.selectFrom('outbox').select('id').where('status', '=', 'SENT').where('sent_at', '<', sentBefore).orderBy('id').limit(limit))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    { batchSize, signal },
+  );
 }

@@ -44,8 +44,10 @@ for (const backend of backends) {
       const started = await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/bulk-actions', payload: { action: 'deactivate', userIds: ids } });
       expect(started.status).toBe(202);
       await stopped;
-      const halfway = await outcomes(t, started.body.id);
-      expect(halfway.filter((o) => o.outcome !== null)).toHaveLength(3);
+      // The persons under way when it stopped were finished (one per lane of the worker), the rest left to do.
+      const halfway = (await outcomes(t, started.body.id)).filter((o) => o.outcome !== null).length;
+      expect(halfway).toBeGreaterThanOrEqual(3);
+      expect(halfway).toBeLessThan(PERSONS);
       const job = await t.database.handle.db.selectFrom('bulk_actions').select(['status', 'lease_owner']).where('id', '=', started.body.id).executeTakeFirstOrThrow();
       expect(job).toEqual({ status: 'running', lease_owner: null });
 

@@ -191,3 +191,12 @@ export async function starterSubject(db: Kysely<Database>, userId: string): Prom
   const row = await db.selectFrom('users').select('auth_id').where('id', '=', userId).executeTakeFirst();
   return row?.auth_id ?? null;
 }
+
+/** Deletes at most `batch` jobs completed before `before`, with their persons; answers how many jobs. */
+export async function deleteJobsFinishedBefore(db: Kysely<Database>, before: Date, batch: number): Promise<number> {
+  const result = await db
+    .deleteFrom('bulk_actions')
+    .where('id', 'in', (eb) => eb.selectFrom('bulk_actions').select('id').where('status', '=', 'completed').where('finished_at', '<', before).limit(batch))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

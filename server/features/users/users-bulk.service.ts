@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
 import { DomainError, unauthenticated } from '../../core/errors.ts';
 import { requireActive } from '../../core/policy.ts';
+import { deleteInBatches } from '../../db/batches.ts';
 import type { Database } from '../../db/schema.ts';
 import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { loadActor } from '../session/actor.repository.ts';
@@ -18,6 +19,7 @@ import {
   claimJob,
   completeJob,
   countFiltered,
+  deleteJobsFinishedBefore,
   findJob,
   insertJobWithFilter,
   insertJobWithIds,
@@ -49,6 +51,8 @@ export interface JobRunOptions {
   signal: AbortSignal;
   /** Persons read per statement, between two renewals of the lease. */
   batchSize: number;
+  /** Persons done side by side, each in their own unit of work (PGlite's one connection runs them in turn). */
+  concurrency: number;
   /** Told after each person (tests, metrics). */
   onPerson?: () => void;
 }
@@ -141,8 +145,9 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
     claim: (owner: string, leaseMs: number) => claimJob(db, owner, leaseMs),
 
     /**
-     * Works through a claimed job, batch after batch, yielding to the other requests after each person, renewing
-     * the lease after each batch. Stops between two persons when `signal` is aborted, letting the job go.
+     * Works through a claimed job, batch after batch, `concurrency` persons at a time, yielding to the other
+     * requests after each person, renewing the lease after each batch. Stops between two persons when `signal`
+     * is aborted (the persons under way are finished), letting the job go.
      */
     async run(job: BulkActionRow, options: JobRunOptions): Promise<JobRunOutcome> {
       for (;;) {
@@ -157,12 +162,19 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
           return 'completed';
         }
         const actor = await starter(job);
-        for (const target of targets) {
-          if (options.signal.aborted) break;
-          await processPerson(job, target, actor);
-          options.onPerson?.();
-          await yieldToOthers();
-        }
+        let next = 0;
+        const lane = async () => {
+          while (next < targets.length && !options.signal.aborted) {
+            const target = targets[next]!;
+            next += 1;
+            await processPerson(job, target, actor);
+            options.onPerson?.();
+            await yieldToOthers();
+          }
+        };
+        const lanes = await Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, lane));
+        const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+        if (failed) throw failed.reason;
         if (!(await renewLease(db, job.id, options.owner, options.leaseMs))) return 'lost';
       }
     },
@@ -173,3 +185,8 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
 }
 
 export type UsersBulkService = ReturnType<typeof usersBulkService>;
+
+/** Deletes the jobs completed before `before` with their persons, `batchSize` jobs at a time, until none is left or `signal` is aborted; answers how many. */
+export async function purgeBulkActions(db: Kysely<Database>, before: Date, { batchSize = 10, signal }: { batchSize?: number; signal?: AbortSignal } = {}): Promise<number> {
+  return deleteInBatches((limit) => deleteJobsFinishedBefore(db, before, limit), { batchSize, signal });
+}

@@ -1,33 +1,18 @@
 // The outbox's retention (server/jobs/outbox-retention.ts): SENT e-mails hold account set-up links and are
 // deleted once older than OUTBOX_RETENTION_DAYS; PENDING and FAILED ones are never. A fake clock moves time.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { migrate } from '../../../server/db/migrate.ts';
+import { describe, expect, it } from 'vitest';
 import type { OutboxTable } from '../../../server/db/schema.ts';
 import { createJobRunner } from '../../../server/jobs/runner.ts';
 import { outboxRetentionJob } from '../../../server/jobs/outbox-retention.ts';
 import { scheduledJobs } from '../../../server/jobs/index.ts';
-import { backends, createTestDatabase, type TestDatabase } from '../db/test-databases.ts';
+import { backends } from '../db/test-databases.ts';
 import { fakeClock } from '../support/fake-clock.ts';
+import { DAY, migratedDatabase, silent } from '../support/migrated-database.ts';
 
 const T0 = Date.UTC(2026, 10, 2, 9);
-const DAY = 24 * 3600_000;
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 describe.each(backends)('the outbox retention on $name', (backend) => {
-  let testDb: TestDatabase;
-  const db = () => testDb.handle.db;
-
-  beforeAll(async () => {
-    testDb = await createTestDatabase(backend);
-    await migrate(testDb.handle);
-  }, 60_000);
-  afterAll(async () => {
-    await testDb?.dispose();
-  });
-  beforeEach(async () => {
-    await db().deleteFrom('outbox').execute();
-    await db().deleteFrom('scheduled_jobs').execute();
-  });
+  const db = migratedDatabase(backend, ['outbox']);
 
   async function mail(subject: string, status: 'PENDING' | 'SENT' | 'FAILED', daysAgo: number) {
     const at = new Date(T0 - daysAgo * DAY);
@@ -60,6 +45,7 @@ describe.each(backends)('the outbox retention on $name', (backend) => {
     expect(jobs.map((job) => job.name)).toEqual([
       'outbox.retention',
       'expired-rows.purge',
+      'bulk-actions.retention',
       'audit.retention',
       'audit.backfill',
       'invitations.expiry',
