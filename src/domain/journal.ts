@@ -8,6 +8,7 @@ export const JOURNAL_ACTION_GROUPS = {
   deactivation: ['user.deactivate'],
   reactivation: ['user.reactivate'],
   deletion: ['user.delete'],
+  invitationResent: ['user.invitation.resend'],
   requestCreated: ['invitation.create'],
   requestApproved: ['invitation.approve'],
   requestRejected: ['invitation.reject'],
@@ -16,6 +17,7 @@ export const JOURNAL_ACTION_GROUPS = {
 } as const;
 
 export type JournalActionGroup = keyof typeof JOURNAL_ACTION_GROUPS;
+
 export const JOURNAL_ACTION_GROUP_KEYS = Object.keys(JOURNAL_ACTION_GROUPS) as JournalActionGroup[];
 
 /** The `action` parameter of GET /api/v2/audit for a group (none: every kind). */

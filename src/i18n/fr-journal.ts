@@ -30,6 +30,7 @@ export const frJournal = {
     deactivation: 'Désactivations',
     reactivation: 'Réactivations',
     deletion: 'Suppressions',
+    invitationResent: 'Invitations renvoyées',
     requestCreated: 'Demandes créées',
     requestApproved: 'Demandes approuvées',
     requestRejected: 'Demandes rejetées',
