@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, expect, type Browser, type Locator, type Page } from '@playwright/test';
 import { freePort, startServer } from '../bench/server-process.ts';
 import { CHROMIUM_ARGS, assertChromium, chromiumPath } from '../tests/e2e/chromium.ts';
 
@@ -48,6 +48,8 @@ async function shoot(page: Page, name: string, size: Size) {
 }
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+/** The row boxes are drawn disabled until the selection's code has loaded (issue 22). */
+const expectEnabled = (locator: Locator) => expect(locator).toBeEnabled({ timeout: 10_000 });
 
 async function signIn(page: Page, email: string) {
   await page.goto('/authentication/sign-in');
@@ -114,6 +116,33 @@ async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
   await page.getByRole('list', { name: 'SIREN proposés' }).getByRole('listitem').first().waitFor();
   await page.evaluate(() => window.scrollTo(0, 0));
   await shoot(page, 'creer-utilisateur-etape-2', size);
+
+  // The users list with two people ticked: the selection's toolbar (issue 22).
+  await page.goto('/utilisateurs');
+  await heading(page, 'Gestion des utilisateurs');
+  for (const row of [1, 2]) {
+    const box = page.getByRole('row').nth(row).getByRole('checkbox', { name: /^Sélectionner / });
+    await expectEnabled(box);
+    await box.check();
+  }
+  await page.getByText('2 sélectionné(s)').waitFor();
+  await shoot(page, 'utilisateurs-selection', size);
+
+  // The journal, newest first, each entry as a sentence with its changes (issue 21). A fresh demo has none: the
+  // first person is deactivated and reactivated (or the reverse), which leaves the data as it was.
+  await page.getByRole('button', { name: 'Effacer la sélection' }).click();
+  const person = page.getByRole('row').nth(1).getByRole('button', { name: /^Actions pour / });
+  for (let i = 0; i < 2; i++) {
+    await person.click();
+    await page.getByRole('menuitem', { name: /^(Désactiver|Activer)$/ }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmer' }).click();
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+    await page.getByText(/a été (désactivé|activé) avec succès/).first().waitFor();
+  }
+  await page.goto('/journal');
+  await heading(page, 'Journal des modifications');
+  await page.locator('main ol > li').first().waitFor();
+  await shoot(page, 'journal', size);
 
   await page.goto('/admin');
   await heading(page, 'Habilitation des administrateurs');
