@@ -296,6 +296,8 @@ export interface BulkActionTargetsTable {
   name: string | null;
   email: string | null;
   done_at: Timestamp | null;
+  /** Migration 0018: unexpected failures of this person's action so far. */
+  failures: Generated<number>;
 }
 
 export interface Database {

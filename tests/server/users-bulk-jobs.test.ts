@@ -1,6 +1,8 @@
 // The job of an action on many users survives neither twice nor half (issue 22): a server stopped mid-job lets it
 // go and a new server finishes it, each person done once; two workers on one job never do a person twice.
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BULK_MESSAGES, MAX_PERSON_FAILURES } from '../../server/features/users/users-bulk.policy.ts';
 import { backends } from './db/test-databases.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { callApi, createUserAs, PERSONAS, startUsersApp } from './support/users-api.ts';
@@ -58,6 +60,28 @@ for (const backend of backends) {
       await vi.waitFor(async () => expect((await read()).body.status).toBe('completed'), { timeout: 20_000, interval: 50 });
       expect((await read()).body).toMatchObject({ status: 'completed', total: PERSONS, processed: PERSONS, succeeded: PERSONS, refusals: [] });
       expect(await deactivations(restarted, ids)).toEqual(ids.map(() => 1));
+    });
+
+    it('reports a person whose action keeps failing unexpectedly after three tries, and goes on with the others', async () => {
+      const { t, ids } = await jobOnNewUsers({ runBulkActions: false });
+      const db = t.database.handle.db;
+      const poisoned = ids[1]!;
+      // Any change of this person fails in the database, whatever the action: not a refusal the policy knows.
+      await sql`create function refuse_poisoned() returns trigger language plpgsql as $$ begin raise exception 'panne simulée'; end $$`.execute(db);
+      await sql.raw(`create trigger poisoned before update on users for each row when (old.id = '${poisoned}') execute function refuse_poisoned()`).execute(db);
+      try {
+        const started = await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/bulk-actions', payload: { action: 'deactivate', userIds: ids.slice(0, 3) } });
+        await t.app.bulkActions.drain();
+        const read = await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/users/bulk-actions/{id}', params: { id: started.body.id } });
+        expect(read.body).toMatchObject({ status: 'completed', total: 3, processed: 3, succeeded: 2 });
+        expect(read.body.refusals).toEqual([expect.objectContaining({ userId: poisoned, reason: BULK_MESSAGES.unexpectedFailure })]);
+        const failures = await db.selectFrom('bulk_action_targets').select('failures').where('bulk_action_id', '=', started.body.id).where('user_id', '=', poisoned).executeTakeFirstOrThrow();
+        expect(failures.failures).toBe(MAX_PERSON_FAILURES);
+        expect(await deactivations(t, ids.slice(0, 3))).toEqual([1, 0, 1]);
+      } finally {
+        await sql`drop trigger poisoned on users`.execute(db);
+        await sql`drop function refuse_poisoned()`.execute(db);
+      }
     });
 
     it('never does a person twice when two workers work on one job at the same time', async () => {

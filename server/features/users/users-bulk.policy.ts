@@ -8,9 +8,13 @@ import { requireCanChangeUsers, requireCanHardDeleteUsers } from './users.policy
 /** The most persons a selection by the list's filters may hold. */
 export const MAX_SELECTION_BY_FILTERS = 100_000;
 
+/** Unexpected failures of one person's action before the person is reported as refused (the others go on). */
+export const MAX_PERSON_FAILURES = 3;
+
 export const BULK_MESSAGES = {
   tooLarge: 'La sélection dépasse 100 000 utilisateurs : affinez les filtres.',
   notFound: 'Action groupée introuvable.',
+  unexpectedFailure: "L'action a échoué trois fois pour cette personne (erreur du serveur) : réessayez plus tard pour elle seule.",
 } as const;
 
 /** 'delete': the rights of a permanent delete; the other actions: USER_CREATE, as their single action. 403 for the whole request otherwise. */

@@ -174,6 +174,19 @@ export async function recordOutcome(
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** One more unexpected failure of a person still to do: how many so far (0: the person is done meanwhile). */
+export async function recordFailure(db: Kysely<Database>, id: string, position: number): Promise<number> {
+  const row = await db
+    .updateTable('bulk_action_targets')
+    .set((eb) => ({ failures: eb('failures', '+', 1) }))
+    .where('bulk_action_id', '=', id)
+    .where('position', '=', position)
+    .where('outcome', 'is', null)
+    .returning('failures')
+    .executeTakeFirst();
+  return row?.failures ?? 0;
+}
+
 /** The job completed once no person is left: false while some are. */
 export async function completeJob(db: Kysely<Database>, id: string): Promise<boolean> {
   const result = await db

@@ -14,7 +14,7 @@ import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { loadActor } from '../session/actor.repository.ts';
 import { NO_PORTAL_ACCOUNT } from '../session/session.service.ts';
 import { bulkActionCommand, type BulkActionBody } from './users-bulk.input.ts';
-import { MAX_SELECTION_BY_FILTERS, requireBulkActionStarter, requireCanStartBulkAction, requireSelectionWithinLimit } from './users-bulk.policy.ts';
+import { BULK_MESSAGES, MAX_PERSON_FAILURES, MAX_SELECTION_BY_FILTERS, requireBulkActionStarter, requireCanStartBulkAction, requireSelectionWithinLimit } from './users-bulk.policy.ts';
 import {
   claimJob,
   completeJob,
@@ -25,6 +25,7 @@ import {
   insertJobWithIds,
   jobProgress,
   pendingTargets,
+  recordFailure,
   recordOutcome,
   releaseLease,
   renewLease,
@@ -105,10 +106,19 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
       else await single.deletePermanently(actor, target.userId, undefined, log, step);
     } catch (error) {
       if (error instanceof PersonAlreadyDone) return;
-      if (!(error instanceof DomainError)) throw error;
-      const seen = await seenPerson(actor, target.userId);
-      await recordOutcome(db, job.id, target.position, { outcome: 'refused', reason: error.message, name: seen?.name ?? null, email: seen?.email ?? null });
+      if (error instanceof DomainError) return refuse(job, target, actor, error.message);
+      // Unforeseen (the database refusing this change, the identity provider failing for this account): counted,
+      // the person tried again with the job's next batch, and reported after MAX_PERSON_FAILURES so that one person
+      // never holds the job back. Counting fails too when the database is gone: the job is then let go, as before.
+      const failures = await recordFailure(db, job.id, target.position);
+      log.error({ err: error, bulkActionId: job.id, userId: target.userId, failures }, "l'action groupée a échoué pour une personne");
+      if (failures >= MAX_PERSON_FAILURES) await refuse(job, target, actor, BULK_MESSAGES.unexpectedFailure);
     }
+  }
+
+  async function refuse(job: BulkActionRow, target: BulkTarget, actor: Actor | null, reason: string): Promise<void> {
+    const seen = await seenPerson(actor, target.userId);
+    await recordOutcome(db, job.id, target.position, { outcome: 'refused', reason, name: seen?.name ?? null, email: seen?.email ?? null });
   }
 
   return {
