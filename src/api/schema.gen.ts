@@ -479,7 +479,11 @@ export interface paths {
          *     deleteUser with hardDelete), in a transaction of their own, once: a person the single action would refuse
          *     is a refusal of the report, with the single action's French message (yourself, an administrator you may
          *     not touch, 'Ce compte est déjà désactivé.', 'Ce compte est déjà actif.', 'Ce compte a déjà été activé : la
-         *     personne s'est déjà connectée.', 'Utilisateur introuvable.' for a user out of reach or gone…).
+         *     personne s'est déjà connectée.', 'Utilisateur introuvable.' for a user out of reach or gone…). The
+         *     starter's rights are read again for each person: a starter deactivated, or whose role was removed, while the
+         *     job runs acts on nobody after that. A person whose action fails three times with an unforeseen error is a
+         *     refusal ('L'action a échoué trois fois pour cette personne…'). One job of a person at a time: 429 ('Une
+         *     action groupée que vous avez lancée est encore en cours : …') while one of theirs runs.
          *     Follow it with getUsersBulkAction.
          */
         post: operations["startUsersBulkAction"];
@@ -1105,7 +1109,10 @@ export interface components {
             /** @description Persons done (succeeded or refused) */
             processed: number;
             succeeded: number;
-            /** @description Each person refused so far, in the selection's order */
+            /**
+             * @description The first 100 persons refused so far, in the selection's order; how many were refused in all is
+             *     processed - succeeded
+             */
             refusals: components["schemas"]["BulkActionRefusal"][];
             /** Format: date-time */
             createdAt: string;

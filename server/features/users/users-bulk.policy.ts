@@ -1,7 +1,7 @@
 // Who may start an action on many users, and read where it stands. Pure. Each person of the selection is then
 // decided by the single action's own policy (users.policy.ts), as if asked alone.
 import type { Actor } from '../../core/actor.ts';
-import { invalid, notFound } from '../../core/errors.ts';
+import { invalid, notFound, tooMany } from '../../core/errors.ts';
 import type { BulkActionKind } from '../../db/schema.ts';
 import { requireCanChangeUsers, requireCanHardDeleteUsers } from './users.policy.ts';
 
@@ -14,6 +14,7 @@ export const MAX_PERSON_FAILURES = 3;
 export const BULK_MESSAGES = {
   tooLarge: 'La sélection dépasse 100 000 utilisateurs : affinez les filtres.',
   notFound: 'Action groupée introuvable.',
+  alreadyRunning: "Une action groupée que vous avez lancée est encore en cours : attendez qu'elle se termine avant d'en lancer une autre.",
   unexpectedFailure: "L'action a échoué trois fois pour cette personne (erreur du serveur) : réessayez plus tard pour elle seule.",
 } as const;
 
@@ -32,4 +33,9 @@ export function requireSelectionWithinLimit(count: number): void {
 export function requireBulkActionStarter<J extends { actor_user_id: string }>(actor: Actor, job: J | undefined): J {
   if (!job || job.actor_user_id !== actor.userId) throw notFound(BULK_MESSAGES.notFound);
   return job;
+}
+
+/** One job of a person at a time (429 otherwise): nobody queues work that holds everyone else's jobs back. */
+export function requireNoRunningJob(running: boolean): void {
+  if (running) throw tooMany(BULK_MESSAGES.alreadyRunning);
 }

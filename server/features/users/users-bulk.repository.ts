@@ -82,6 +82,19 @@ export async function findJob(db: Kysely<Database>, id: string): Promise<BulkAct
 }
 
 /** What the database says of a job's persons: done, succeeded, and each refusal in the selection's order. */
+/**
+ * The refusals a progress read answers, the first ones in the selection's order: the screen polls every second, and a
+ * selection of 100,000 all refused would otherwise send every name and e-mail each time. The others are counted
+ * (processed - succeeded - refusals shown).
+ */
+export const REFUSALS_SHOWN = 100;
+
+/** Whether this person already has a job running (one at a time: startUsersBulkAction answers 429 otherwise). */
+export async function hasRunningJob(db: Kysely<Database>, actorUserId: string): Promise<boolean> {
+  const row = await db.selectFrom('bulk_actions').select('id').where('actor_user_id', '=', actorUserId).where('status', '=', 'running').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function jobProgress(db: Kysely<Database>, id: string): Promise<BulkProgress> {
   const counts = await db
     .selectFrom('bulk_action_targets')
@@ -97,6 +110,7 @@ export async function jobProgress(db: Kysely<Database>, id: string): Promise<Bul
     .where('bulk_action_id', '=', id)
     .where('outcome', '=', 'refused')
     .orderBy('position')
+    .limit(REFUSALS_SHOWN)
     .execute();
   return {
     processed: Number(counts.processed),

@@ -14,13 +14,15 @@ import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { loadActor } from '../session/actor.repository.ts';
 import { NO_PORTAL_ACCOUNT } from '../session/session.service.ts';
 import { bulkActionCommand, type BulkActionBody } from './users-bulk.input.ts';
-import { BULK_MESSAGES, MAX_PERSON_FAILURES, MAX_SELECTION_BY_FILTERS, requireBulkActionStarter, requireCanStartBulkAction, requireSelectionWithinLimit } from './users-bulk.policy.ts';
+import { isUniqueViolation } from './users.errors.ts';
+import { BULK_MESSAGES, MAX_PERSON_FAILURES, MAX_SELECTION_BY_FILTERS, requireBulkActionStarter, requireNoRunningJob, requireCanStartBulkAction, requireSelectionWithinLimit } from './users-bulk.policy.ts';
 import {
   claimJob,
   completeJob,
   countFiltered,
   deleteJobsFinishedBefore,
   findJob,
+  hasRunningJob,
   insertJobWithFilter,
   insertJobWithIds,
   jobProgress,
@@ -88,8 +90,13 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
     return { name: `${found.first_name} ${found.last_name}`, email: found.email };
   }
 
-  /** One person, exactly as the single action (its policy, its unit of work, its journal entry), once. */
-  async function processPerson(job: BulkActionRow, target: BulkTarget, actor: Actor | null): Promise<void> {
+  /**
+   * One person, exactly as the single action (its policy, its unit of work, its journal entry), once, with the
+   * starter's rights read again for this person: a starter deactivated, or whose role was removed, while the job
+   * runs acts on nobody after that (security review).
+   */
+  async function processPerson(job: BulkActionRow, target: BulkTarget): Promise<void> {
+    const actor = await starter(job);
     const step: PersonStep = {
       refuseUnchanged: true,
       claim: async (trx) => {
@@ -126,14 +133,21 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
     async start(actor: Actor, body: BulkActionBody): Promise<BulkActionView> {
       requireCanStartBulkAction(actor, body.action);
       const { action, selection } = bulkActionCommand(body);
+      requireNoRunningJob(await hasRunningJob(db, actor.userId));
       let job: BulkActionRow;
-      if (selection.kind === 'ids') {
-        job = await inTransaction(db, ({ trx }) => insertJobWithIds(trx, actor.userId, action, selection.userIds), log);
-      } else {
-        // The list's rights, reach and filters (404 for an organization out of reach), then its size.
-        const filter = await userFilterFor(db, actor, selection.filters);
-        requireSelectionWithinLimit(await countFiltered(db, filter, MAX_SELECTION_BY_FILTERS + 1));
-        job = await inTransaction(db, ({ trx }) => insertJobWithFilter(trx, actor.userId, action, filter), log);
+      try {
+        if (selection.kind === 'ids') {
+          job = await inTransaction(db, ({ trx }) => insertJobWithIds(trx, actor.userId, action, selection.userIds), log);
+        } else {
+          // The list's rights, reach and filters (404 for an organization out of reach), then its size.
+          const filter = await userFilterFor(db, actor, selection.filters);
+          requireSelectionWithinLimit(await countFiltered(db, filter, MAX_SELECTION_BY_FILTERS + 1));
+          job = await inTransaction(db, ({ trx }) => insertJobWithFilter(trx, actor.userId, action, filter), log);
+        }
+      } catch (error) {
+        // Two starts of one person at the same moment: the second meets the first's running job (migration 0018).
+        requireNoRunningJob(isUniqueViolation(error, 'bulk_actions_one_running_idx'));
+        throw error;
       }
       for (const listener of listeners) listener();
       return { ...job, processed: 0, succeeded: 0, refusals: [] };
@@ -171,13 +185,12 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
           await completeJob(db, job.id);
           return 'completed';
         }
-        const actor = await starter(job);
         let next = 0;
         const lane = async () => {
           while (next < targets.length && !options.signal.aborted) {
             const target = targets[next]!;
             next += 1;
-            await processPerson(job, target, actor);
+            await processPerson(job, target);
             options.onPerson?.();
             await yieldToOthers();
           }

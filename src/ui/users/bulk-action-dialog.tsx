@@ -25,8 +25,6 @@ export interface BulkActionDialogProps {
   onRetry: () => void;
 }
 
-/** At most this many refusals are listed; the rest are counted. */
-const SHOWN_REFUSALS = 100;
 const secondary = 'rounded-lg border border-slate-300 px-4 py-2 font-medium text-slate-700 hover:bg-slate-50';
 const primary = 'rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700';
 
@@ -44,18 +42,20 @@ function Progress({ job }: { job: BulkDialogJob | null }) {
   );
 }
 
+/** The server answers the first 100 refusals (REFUSALS_SHOWN); the others are counted from the totals. */
 function Report({ job }: { job: BulkDialogJob }) {
-  const shown = job.refusals.slice(0, SHOWN_REFUSALS);
+  const shown = job.refusals;
+  const refused = Math.max(job.processed - job.succeeded, shown.length);
   return (
     <div className="mt-3 space-y-3">
       <p className="font-semibold text-slate-900">{t.succeeded(job.succeeded, job.total)}</p>
-      {job.refusals.length === 0 ? (
+      {refused === 0 ? (
         <p className="text-slate-700">{t.noRefusal}</p>
       ) : (
-        <section aria-label={t.refusals(job.refusals.length)}>
-          <h3 className="font-semibold text-red-800">{t.refusals(job.refusals.length)}</h3>
+        <section aria-label={t.refusals(refused)}>
+          <h3 className="font-semibold text-red-800">{t.refusals(refused)}</h3>
           {/* Scrolls within the dialog on a phone; reachable by keyboard. */}
-          <ul tabIndex={0} aria-label={t.refusals(job.refusals.length)} className="mt-2 max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200">
+          <ul tabIndex={0} aria-label={t.refusals(refused)} className="mt-2 max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200">
             {shown.map((refusal) => (
               <li key={refusal.userId} className="px-3 py-2 text-sm">
                 <p className="font-medium text-slate-900">{refusal.name || t.outOfReach}</p>
@@ -64,7 +64,7 @@ function Report({ job }: { job: BulkDialogJob }) {
               </li>
             ))}
           </ul>
-          {job.refusals.length > shown.length && <p className="mt-2 text-sm text-slate-700">{t.moreRefusals(job.refusals.length - shown.length)}</p>}
+          {refused > shown.length && <p className="mt-2 text-sm text-slate-700">{t.moreRefusals(refused - shown.length)}</p>}
         </section>
       )}
     </div>
