@@ -129,3 +129,10 @@ export async function backOfficeDeciders(db: Db): Promise<string[]> {
     .execute();
   return rows.map((r) => r.email);
 }
+
+/** The requesters of these requests who still hold an active account, with their address of today, by id. */
+export async function activeRequesters(db: Db, userIds: readonly string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...userIds]).where('is_active', '=', true).execute();
+  return new Map(rows.map((r) => [r.id, r.email]));
+}

@@ -9,7 +9,7 @@ import { enqueueMail } from '../../mail/outbox.ts';
 import { pendingDigestMail, requestExpiringMail } from '../../mail/request-reminder-templates.ts';
 import { writeAudits } from '../audit/audit.repository.ts';
 import { frenchDate, parisDay } from '../exports/csv.model.ts';
-import { backOfficeDeciders, expirePending, markExpiryReminders, pendingMadeBefore, recordDigest } from './invitations-lifecycle.repository.ts';
+import { activeRequesters, backOfficeDeciders, expirePending, markExpiryReminders, pendingMadeBefore, recordDigest } from './invitations-lifecycle.repository.ts';
 import { mailInput } from './invitations.service.ts';
 import { requestExpiresAt } from './request-lifecycle.model.ts';
 
@@ -49,7 +49,9 @@ export async function expireDueRequests(db: Kysely<Database>, now: Date, expiryD
 
 /**
  * Tells each requester, once, that their request expires in `beforeDays` days or fewer (requests made at least
- * `expiryDays - beforeDays` days before `now`, still pending). Answers how many were told.
+ * `expiryDays - beforeDays` days before `now`, still pending), at their address of today. A requester whose
+ * account is gone or deactivated (who left the company) is not told: the request is marked all the same, and the
+ * back office's digest still names it (security review). Answers how many were told.
  */
 export async function remindRequestersBeforeExpiry(
   db: Kysely<Database>,
@@ -57,19 +59,24 @@ export async function remindRequestersBeforeExpiry(
   { expiryDays, beforeDays }: { expiryDays: number; beforeDays: number },
   { signal, batchSize = 500 }: BatchOptions = {},
 ): Promise<number> {
-  let reminded = 0;
+  let told = 0;
   while (!signal?.aborted) {
-    const count = await inTransaction(db, async ({ trx }) => {
+    const batch = await inTransaction(db, async ({ trx }) => {
       const rows = await markExpiryReminders(trx, { after: daysBefore(now, expiryDays), before: daysBefore(now, expiryDays - beforeDays) }, now, batchSize);
+      const requesters = await activeRequesters(trx, [...new Set(rows.flatMap((row) => (row.sender_user_id ? [row.sender_user_id] : [])))]);
+      let sent = 0;
       for (const row of rows) {
-        await enqueueMail(trx, requestExpiringMail({ ...mailInput(row), expiresOn: frenchDate(requestExpiresAt(row.created_at, expiryDays)) }));
+        const address = row.sender_user_id ? requesters.get(row.sender_user_id) : undefined;
+        if (!address) continue;
+        await enqueueMail(trx, requestExpiringMail({ ...mailInput(row), senderEmail: address, expiresOn: frenchDate(requestExpiresAt(row.created_at, expiryDays)) }));
+        sent += 1;
       }
-      return rows.length;
+      return { marked: rows.length, sent };
     });
-    reminded += count;
-    if (count < batchSize) break;
+    told += batch.sent;
+    if (batch.marked < batchSize) break;
   }
-  return reminded;
+  return told;
 }
 
 /** The most requests a digest names; it counts the others. */
