@@ -447,7 +447,9 @@ export interface paths {
          *     organization caller never an administrator or a person holding roles outside their scope (403). The user
          *     must be active (409 'Ce compte est désactivé : réactivez-le avant de renvoyer l'invitation.'); a user who
          *     has signed in answers 409 'Ce compte a déjà été activé : la personne s'est déjà connectée.'. Written to the
-         *     journal ('user.invitation.resend'). Answers when the new link was sent (also the user's `invitationSentAt`).
+         *     journal ('user.invitation.resend'). At most two links sent again to one person within an hour, by anyone:
+         *     429 'Un nouveau lien a déjà été envoyé deux fois à cette personne dans l'heure : réessayez plus tard.'
+         *     after that. Answers when the new link was sent (also the user's `invitationSentAt`).
          */
         post: operations["resendUserInvitation"];
         delete?: never;

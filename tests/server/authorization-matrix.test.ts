@@ -67,11 +67,11 @@ async function pendingEmailLink(c: Context): Promise<string> {
     .execute();
   return token;
 }
-/** A job of the back office's, deactivating a clinic user (stored as startUsersBulkAction stores it). */
+/** A job of the back office's, deactivating a clinic user, completed (one running job a person: migration 0018). */
 async function backOfficeJob(c: Context): Promise<string> {
   const db = c.t.database.handle.db;
   const starter = await db.selectFrom('users').select('id').where('email', '=', 'backoffice@portail.test').executeTakeFirstOrThrow();
-  const job = await db.insertInto('bulk_actions').values({ actor_user_id: starter.id, action: 'deactivate', total: 1 }).returning('id').executeTakeFirstOrThrow();
+  const job = await db.insertInto('bulk_actions').values({ actor_user_id: starter.id, action: 'deactivate', total: 1, status: 'completed', finished_at: new Date() }).returning('id').executeTakeFirstOrThrow();
   await db.insertInto('bulk_action_targets').values({ bulk_action_id: job.id, position: 1, user_id: (await clinicUser(c)).id }).execute();
   return job.id;
 }

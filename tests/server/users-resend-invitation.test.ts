@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import { callApi, PERSONAS, userIdOf, usersAppFor } from './support/users-api.ts';
+import { RESENDS_PER_HOUR, TOO_MANY_RESENDS } from '../../server/features/users/users.policy.ts';
 
 for (const backend of backends) {
   describe(`sending a set-up link again on ${backend.name}`, () => {
@@ -82,6 +83,20 @@ for (const backend of backends) {
       expect(self.body.message).toBe('Vous ne pouvez pas modifier votre propre profil');
       expect((await resend(PERSONAS.lecteur, created.user.id)).status).toBe(403);
       expect(await db().selectFrom('audit_log').select('action').where('entity_id', '=', created.user.id).where('action', '=', 'user.invitation.resend').execute()).toEqual([]);
+    });
+
+    it('sends a link again at most twice an hour to one person, then answers 429 and mails nothing more (security review)', async () => {
+      const { user } = await freshUser();
+      const resend = () => callApi(app.t, { as: PERSONAS.adminClinique, method: 'POST', route: '/api/v2/users/{id}/resend-invitation', params: { id: user.id } });
+      const statuses = [];
+      for (let i = 0; i < 4; i += 1) statuses.push(await resend());
+      expect(statuses.map((a) => a.status)).toEqual([200, 200, 429, 429]);
+      expect(statuses[2]!.body.message).toBe(TOO_MANY_RESENDS);
+      const mails = await db().selectFrom('outbox').select('id').where('kind', '=', 'account.invitation').where('recipient', '=', user.email).execute();
+      expect(mails).toHaveLength(1 + RESENDS_PER_HOUR);
+      // An hour later (the journal's entries moved back), one more may go.
+      await db().updateTable('audit_log').set({ at: new Date(Date.now() - 3_700_000) }).where('entity_id', '=', user.id).where('action', '=', 'user.invitation.resend').execute();
+      expect((await resend()).status).toBe(200);
     });
   });
 }

@@ -80,3 +80,11 @@ export async function deleteAuditEntriesBefore(db: Kysely<Database>, before: Dat
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** How many entries of this action concern this user in the last hour, by the database's clock (audit_log_entity_at_idx). */
+export async function countEntityActionsInLastHour(trx: Transaction<Database>, userId: string, action: AuditAction): Promise<number> {
+  const { rows } = await sql<{ count: number }>`
+    select count(*)::int as count from audit_log
+    where entity_type = 'user' and entity_id = ${userId} and action = ${action} and at > now() - interval '1 hour'`.execute(trx);
+  return Number(rows[0]?.count ?? 0);
+}

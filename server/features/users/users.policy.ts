@@ -1,4 +1,4 @@
-import { conflict, DomainError, forbidden, notFound } from '../../core/errors.ts';
+import { conflict, DomainError, forbidden, notFound, tooMany } from '../../core/errors.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { UserScope } from './users.model.ts';
 import type { UserType } from '../../db/schema.ts';
@@ -31,6 +31,9 @@ export const ALREADY_INACTIVE = 'Ce compte est déjà désactivé.';
 export const ALREADY_ACTIVE = 'Ce compte est déjà actif.';
 export const ALREADY_SIGNED_IN = "Ce compte a déjà été activé : la personne s'est déjà connectée.";
 export const INACTIVE_NO_RESEND = "Ce compte est désactivé : réactivez-le avant de renvoyer l'invitation.";
+/** Set-up links sent again to one person within an hour, at most (security review: no mailing an employee at will). */
+export const RESENDS_PER_HOUR = 2;
+export const TOO_MANY_RESENDS = "Un nouveau lien a déjà été envoyé deux fois à cette personne dans l'heure : réessayez plus tard.";
 
 export type { UserScope } from './users.model.ts';
 
@@ -218,6 +221,11 @@ export function requireStatusChange(isActive: boolean, wanted: boolean): void {
 export function requireCanResendInvitation(target: { is_active: boolean; last_login_at: Date | string | null }): void {
   if (target.last_login_at !== null) throw conflict(ALREADY_SIGNED_IN);
   if (!target.is_active) throw conflict(INACTIVE_NO_RESEND);
+}
+
+/** 429 once RESENDS_PER_HOUR links were sent again to this person in the last hour (by anyone, single or bulk). */
+export function requireResendWithinLimit(resentInLastHour: number): void {
+  if (resentInLastHour >= RESENDS_PER_HOUR) throw tooMany(TOO_MANY_RESENDS);
 }
 
 /** What the caller may do on a user's row (OpenAPI UserAction): told by the server, so that the SPA never guesses. */
