@@ -16,14 +16,21 @@ export interface PagedListProps {
   onPageSize: (size: PageSize) => void;
 }
 
-export function ListFooter(props: { summary: string; pageSize: PageSize; pageSizeLabel: string; onPageSize: (size: PageSize) => void; page: number; totalPages: number; items: PageItem[]; onPage: (page: number) => void }) {
+export function ListFooter(props: {
+  summary: string;
+  pageSize: PageSize;
+  pageSizeLabel: string;
+  onPageSize: (size: PageSize) => void;
+  pagination: PagedListProps['pagination'];
+  onPage: (page: number) => void;
+}) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
       <p role="status" className="text-sm text-slate-700">
         {props.summary}
       </p>
       <PageSizeSelect value={props.pageSize} label={props.pageSizeLabel} onChange={props.onPageSize} />
-      <Pagination page={props.page} totalPages={props.totalPages} items={props.items} onPage={props.onPage} />
+      <Pagination {...props.pagination} onPage={props.onPage} />
     </div>
   );
 }

@@ -72,9 +72,7 @@ export function InvitationsList(props: InvitationsListProps) {
         pageSize={search.pageSize}
         pageSizeLabel={t.pageSize}
         onPageSize={props.onPageSize}
-        page={props.pagination.page}
-        totalPages={props.pagination.totalPages}
-        items={props.pagination.items}
+        pagination={props.pagination}
         onPage={props.onPage}
       />
     </div>

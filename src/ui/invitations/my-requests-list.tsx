@@ -103,9 +103,7 @@ export function MyRequestsList(props: MyRequestsListProps) {
         pageSize={props.pageSize}
         pageSizeLabel={fr.invitations.pageSize}
         onPageSize={props.onPageSize}
-        page={props.pagination.page}
-        totalPages={props.pagination.totalPages}
-        items={props.pagination.items}
+        pagination={props.pagination}
         onPage={props.onPage}
       />
     </div>

@@ -49,9 +49,7 @@ export function JournalPage(props: JournalPageProps) {
         pageSize={props.pageSize}
         pageSizeLabel={t.pageSize}
         onPageSize={props.onPageSize}
-        page={props.pagination.page}
-        totalPages={props.pagination.totalPages}
-        items={props.pagination.items}
+        pagination={props.pagination}
         onPage={props.pagination.onPage}
       />
     </div>

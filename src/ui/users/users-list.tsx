@@ -63,9 +63,7 @@ export function UsersList(props: UsersListProps) {
         pageSize={props.pageSize}
         pageSizeLabel={t.pageSize}
         onPageSize={props.onPageSize}
-        page={props.pagination.page}
-        totalPages={props.pagination.totalPages}
-        items={props.pagination.items}
+        pagination={props.pagination}
         onPage={props.pagination.onPage}
       />
     </div>
