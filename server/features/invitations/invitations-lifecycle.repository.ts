@@ -1,6 +1,6 @@
 // The requests' lifecycle in SQL (issue 22): a person's own requests, cancelling, expiring, and what the reminders read.
 // Every move is a conditional UPDATE (… WHERE status = 'PENDING'): of two moves at once, exactly one wins.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type SqlBool, type Kysely, type Transaction } from 'kysely';
 import { pageOffset, type PageRequest } from '../../core/pages.ts';
 import type { Database, InvitationRow, InvitationStatus } from '../../db/schema.ts';
 import { INVITATION_COLUMNS, INVITATION_STATUSES, type InvitationPage } from './invitations.repository.ts';
@@ -13,14 +13,24 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 const atOrBefore = (moment: Date) => new Date(moment.getTime() + 1);
 
-/** The requests `senderId` made, newest first (invitations_sender_created_idx), in these statuses (empty or all: every one). */
-export async function listInvitationsMadeBy(db: Kysely<Database>, senderId: string, query: PageRequest & { statuses: readonly InvitationStatus[] }): Promise<InvitationPage> {
+/**
+ * The requests `senderId` made, newest first (invitations_sender_created_idx), in these statuses (empty or all: every
+ * one), on these organizations only (null: any).
+ */
+export async function listInvitationsMadeBy(
+  db: Kysely<Database>,
+  senderId: string,
+  query: PageRequest & { statuses: readonly InvitationStatus[]; organizationIds: readonly string[] | null },
+): Promise<InvitationPage> {
   const statuses = [...new Set(query.statuses)];
   const filtered = statuses.length > 0 && statuses.length < INVITATION_STATUSES.length;
   const base = db
     .selectFrom('invitations')
     .where('sender_user_id', '=', senderId)
-    .$if(filtered, (q) => q.where('status', 'in', statuses));
+    .$if(filtered, (q) => q.where('status', 'in', statuses))
+    .$if(query.organizationIds !== null, (q) =>
+      q.where(sql<SqlBool>`exists (select 1 from organizations o where o.code = invitations.organization_code and o.id = any(${[...(query.organizationIds ?? [])]}::uuid[]))`),
+    );
   const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
   const offset = pageOffset(query);
   if (total === 0 || offset >= total) return { rows: [], total };

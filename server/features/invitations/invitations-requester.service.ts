@@ -11,7 +11,8 @@ import type { ServiceDeps } from '../services.ts';
 import { cancelPending, listInvitationsMadeBy } from './invitations-lifecycle.repository.ts';
 import { lockInvitation } from './invitations.repository.ts';
 import { checkCancellationReason, INVITATION_INPUT_MESSAGES, invitationIdOf, listQueryOf, type InvitationListQuery } from './invitations.input.ts';
-import { allowedInvitationActions, requireCanReachRequest, type InvitationAction } from './invitations.policy.ts';
+import { allowedInvitationActions, requesterReach, requireCanReachRequest, type InvitationAction } from './invitations.policy.ts';
+import { findOrganizationByCode } from '../organizations/organizations.repository.ts';
 import { LIFECYCLE_MESSAGES, requestExpiresAt, requireMove } from './request-lifecycle.model.ts';
 
 export function invitationsRequesterService(deps: ServiceDeps) {
@@ -33,7 +34,7 @@ export function invitationsRequesterService(deps: ServiceDeps) {
     /** GET /invitations/mine: the requests the actor made, newest first, in the statuses asked for. */
     async listMine(actor: Actor, query: InvitationListQuery) {
       const { statuses, page, pageSize } = listQueryOf(query);
-      return listInvitationsMadeBy(db, actor.userId, { statuses, page, pageSize });
+      return listInvitationsMadeBy(db, actor.userId, { statuses, page, pageSize, organizationIds: requesterReach(actor) });
     },
 
     /**
@@ -49,7 +50,8 @@ export function invitationsRequesterService(deps: ServiceDeps) {
         async ({ trx }) => {
           const found = await lockInvitation(trx, id);
           if (!found) throw notFound(INVITATION_INPUT_MESSAGES.notFound);
-          requireCanReachRequest(actor, found, INVITATION_INPUT_MESSAGES.notFound);
+          const organization = actor.isBackOffice ? null : await findOrganizationByCode(trx, found.organization_code, { kind: 'all' });
+          requireCanReachRequest(actor, found, organization?.id ?? null, INVITATION_INPUT_MESSAGES.notFound);
           requireMove(found, 'request.cancel', actor, deps.now(), expiryDays);
           const row = await cancelPending(trx, id, by, reason);
           if (!row) throw conflict(LIFECYCLE_MESSAGES.notCancellable);

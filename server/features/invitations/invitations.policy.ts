@@ -2,7 +2,7 @@ import type { InvitationType, UserType } from '../../db/schema.ts';
 import { canMoveRequest, type RequestStatus } from '../../../rules/request-lifecycle.machine.ts';
 import { conflict, forbidden, notFound } from '../../core/errors.ts';
 import { moverOf } from './request-lifecycle.model.ts';
-import { canSeeRole, requireBackOffice, requireOrganizationInScope, requirePermission, type Actor } from '../../core/policy.ts';
+import { canSeeRole, reachFor, requireBackOffice, requireOrganizationInScope, requirePermission, type Actor } from '../../core/policy.ts';
 
 /**
  * Who may do what with invitations (requests for administrator rights and role assignments).
@@ -96,10 +96,22 @@ export function allowedInvitationActions(actor: Actor, invitation: { status: Req
   return MOVES.filter(([, move]) => canMoveRequest(invitation.status, move, by)).map(([action]) => action);
 }
 
-/** A request the actor may act on as its requester, or any for the back office: 404 otherwise, as for a missing one. */
-export function requireCanReachRequest(actor: Actor, invitation: { sender_user_id: string | null }, notFoundMessage: string): void {
+/**
+ * A request the actor may act on as its requester, or any for the back office: 404 otherwise, as for a missing one.
+ * A requester acts on it only while they still hold USER_CREATE on its organization (`organizationId`, null: gone):
+ * one whose role there was removed no longer reads or cancels it (security review).
+ */
+export function requireCanReachRequest(actor: Actor, invitation: { sender_user_id: string | null }, organizationId: string | null, notFoundMessage: string): void {
   if (actor.isBackOffice) return;
   if (invitation.sender_user_id === null || invitation.sender_user_id !== actor.userId) throw notFound(notFoundMessage);
+  if (organizationId === null) throw notFound(notFoundMessage);
+  requireOrganizationInScope(actor, organizationId, notFoundMessage, 'USER_CREATE');
+}
+
+/** The organizations whose requests a requester still reads in 'Mes demandes' (USER_CREATE there); null: the back office, all. */
+export function requesterReach(actor: Actor): readonly string[] | null {
+  const reach = reachFor(actor, 'USER_CREATE');
+  return reach === null ? null : [...reach.organizationIds];
 }
 
 /**
