@@ -1,7 +1,6 @@
 // A requester whose administrator role on the organization of their request was removed (they still hold a role in
-// another company, as deux.societes does) no longer reads it in 'Mes demandes' nor cancels it (security review).
-// LEAK, not closed yet: the reminder before expiry still reaches them (it checks only that their account is active);
-// written with `it.fails`, it states what SHOULD hold, and fails once fixed (remove `.fails` then).
+// another company, as deux.societes does) no longer reads it in 'Mes demandes', cancels it, nor is reminded of it
+// before it expires (security review).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
@@ -61,7 +60,7 @@ for (const backend of backends) {
       expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(404);
     });
 
-    it.fails('LEAK: does not remind that former administrator before the request expires (the invitee, the organization, the role)', async () => {
+    it('does not remind that former administrator before the request expires (the invitee, the organization, the role)', async () => {
       const { person, made } = await formerAdminWithRequest();
       const now = new Date(new Date(made.body.createdAt).getTime() + 28 * 24 * 3600_000);
       await remindRequestersBeforeExpiry(db(), now, { expiryDays: 30, beforeDays: 3 });

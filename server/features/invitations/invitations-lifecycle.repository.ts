@@ -140,9 +140,9 @@ export async function backOfficeDeciders(db: Db): Promise<string[]> {
   return rows.map((r) => r.email);
 }
 
-/** The requesters of these requests who still hold an active account, with their address of today, by id. */
-export async function activeRequesters(db: Db, userIds: readonly string[]): Promise<Map<string, string>> {
+/** The sign-in subjects of these users (those who have one), by id: their rights are then read as a request's. */
+export async function subjectsOf(db: Db, userIds: readonly string[]): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...userIds]).where('is_active', '=', true).execute();
-  return new Map(rows.map((r) => [r.id, r.email]));
+  const rows = await db.selectFrom('users').select(['id', 'auth_id']).where('id', 'in', [...userIds]).where('auth_id', 'is not', null).execute();
+  return new Map(rows.map((r) => [r.id, r.auth_id!]));
 }

@@ -3,15 +3,19 @@
 // days before theirs expires, and the back office's daily digest of requests pending too long. Each batch is one
 // unit of work with its journal entries and its e-mails (outbox); each reminder is sent once.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database, InvitationRow } from '../../db/schema.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { pendingDigestMail, requestExpiringMail } from '../../mail/request-reminder-templates.ts';
 import { writeAudits } from '../audit/audit.repository.ts';
 import { frenchDate, parisDay } from '../exports/csv.model.ts';
-import { activeRequesters, backOfficeDeciders, expirePending, markExpiryReminders, pendingMadeBefore, recordDigest } from './invitations-lifecycle.repository.ts';
+import { backOfficeDeciders, subjectsOf, expirePending, markExpiryReminders, pendingMadeBefore, recordDigest } from './invitations-lifecycle.repository.ts';
 import { mailInput } from './invitations.service.ts';
 import { requestExpiresAt } from './request-lifecycle.model.ts';
+import { requesterStillInCharge } from './invitations.policy.ts';
+import { findOrganizationsByCodes } from '../organizations/organizations.repository.ts';
+import { loadActor } from '../session/actor.repository.ts';
+import type { Actor } from '../../core/actor.ts';
 
 const DAY_MS = 24 * 3600_000;
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
@@ -49,8 +53,8 @@ export async function expireDueRequests(db: Kysely<Database>, now: Date, expiryD
 
 /**
  * Tells each requester, once, that their request expires in `beforeDays` days or fewer (requests made at least
- * `expiryDays - beforeDays` days before `now`, still pending), at their address of today. A requester whose
- * account is gone or deactivated (who left the company) is not told: the request is marked all the same, and the
+ * `expiryDays - beforeDays` days before `now`, still pending), at their address of today. A requester no longer in
+ * charge of it (account gone or deactivated, USER_CREATE on its organization lost: requesterStillInCharge) is not told: the request is marked all the same, and the
  * back office's digest still names it (security review). Answers how many were told.
  */
 export async function remindRequestersBeforeExpiry(
@@ -63,11 +67,13 @@ export async function remindRequestersBeforeExpiry(
   while (!signal?.aborted) {
     const batch = await inTransaction(db, async ({ trx }) => {
       const rows = await markExpiryReminders(trx, { after: daysBefore(now, expiryDays), before: daysBefore(now, expiryDays - beforeDays) }, now, batchSize);
-      const requesters = await activeRequesters(trx, [...new Set(rows.flatMap((row) => (row.sender_user_id ? [row.sender_user_id] : [])))]);
+      const requesters = await requestersAsTheyAre(trx, rows);
+      const organizations = new Map((await findOrganizationsByCodes(trx, rows.map((row) => row.organization_code))).map((o) => [o.code, o.id]));
       let sent = 0;
       for (const row of rows) {
-        const address = row.sender_user_id ? requesters.get(row.sender_user_id) : undefined;
-        if (!address) continue;
+        const requester = row.sender_user_id ? requesters.get(row.sender_user_id) : undefined;
+        if (!requester || !requesterStillInCharge(requester, row, organizations.get(row.organization_code) ?? null)) continue;
+        const address = requester.email;
         await enqueueMail(trx, requestExpiringMail({ ...mailInput(row), senderEmail: address, expiresOn: frenchDate(requestExpiresAt(row.created_at, expiryDays)) }));
         sent += 1;
       }
@@ -77,6 +83,17 @@ export async function remindRequestersBeforeExpiry(
     if (batch.marked < batchSize) break;
   }
   return told;
+}
+
+/** The requesters of these requests with their rights of today (a few per batch): who is still in charge of each. */
+async function requestersAsTheyAre(db: Kysely<Database>, rows: readonly InvitationRow[]): Promise<Map<string, Actor>> {
+  const subjects = await subjectsOf(db, [...new Set(rows.flatMap((row) => (row.sender_user_id ? [row.sender_user_id] : [])))]);
+  const actors = new Map<string, Actor>();
+  for (const [id, subject] of subjects) {
+    const actor = await loadActor(db, subject);
+    if (actor) actors.set(id, actor);
+  }
+  return actors;
 }
 
 /** The most requests a digest names; it counts the others. */

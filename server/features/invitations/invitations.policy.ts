@@ -2,7 +2,7 @@ import type { InvitationType, UserType } from '../../db/schema.ts';
 import { canMoveRequest, type RequestStatus } from '../../../rules/request-lifecycle.machine.ts';
 import { conflict, forbidden, notFound } from '../../core/errors.ts';
 import { moverOf } from './request-lifecycle.model.ts';
-import { canSeeRole, reachFor, requireBackOffice, requireOrganizationInScope, requirePermission, type Actor } from '../../core/policy.ts';
+import { canSeeRole, hasPermission, reachFor, requireBackOffice, requireOrganizationInScope, requirePermission, type Actor } from '../../core/policy.ts';
 
 /**
  * Who may do what with invitations (requests for administrator rights and role assignments).
@@ -106,6 +106,17 @@ export function requireCanReachRequest(actor: Actor, invitation: { sender_user_i
   if (invitation.sender_user_id === null || invitation.sender_user_id !== actor.userId) throw notFound(notFoundMessage);
   if (organizationId === null) throw notFound(notFoundMessage);
   requireOrganizationInScope(actor, organizationId, notFoundMessage, 'USER_CREATE');
+}
+
+/** Whether a requester is still in charge of a request on this organization (told of it, may cancel it): requireCanReachRequest's rule. */
+export function requesterStillInCharge(actor: Actor, invitation: { sender_user_id: string | null }, organizationId: string | null): boolean {
+  if (!actor.isActive || !hasPermission(actor, 'USER_CREATE')) return false;
+  try {
+    requireCanReachRequest(actor, invitation, organizationId, '');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The organizations whose requests a requester still reads in 'Mes demandes' (USER_CREATE there); null: the back office, all. */
