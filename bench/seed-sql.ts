@@ -338,13 +338,22 @@ export function seedSteps(plan: BenchPlan, options: { fastLoad: boolean }): Seed
             join roles r on r.code = dt.role_code
             order by dt.created_at`,
     },
-    // The load bypassed the triggers that keep the lists' totals, name ranges and search copy (migration 0004).
+    // The load bypassed the triggers that keep the lists' totals, name ranges and search copy (migrations 0004, 0019).
     { label: 'list totals recounted', sql: 'select recount_list_totals(); select rebuild_user_name_ranges()' },
     {
       label: 'search copy',
-      sql: `insert into user_search (id, is_active, name, email)
-            select id, is_active, lower(first_name || ' ' || last_name), lower(email) from users u
-            where not exists (select 1 from user_search s where s.id = u.id)`,
+      sql: `insert into user_search (id, is_active, name, email, folded, name_key, email_key, last_login_at)
+            select id, is_active, search_fold(first_name || ' ' || last_name), search_fold(email), true, lower(last_name || first_name), lower(email), last_login_at
+            from users u where not exists (select 1 from user_search s where s.id = u.id)`,
+    },
+    // Its counts of one- to three-character strings (migration 0019), from scratch; the rows of a former data set
+    // folded as the backfill would, so that the search's counts are used at once.
+    {
+      label: 'search counts',
+      sql: `update user_search s set name = search_fold(u.first_name || ' ' || u.last_name), email = search_fold(u.email), folded = true,
+              name_key = lower(u.last_name || u.first_name), email_key = lower(u.email), last_login_at = u.last_login_at
+            from users u where u.id = s.id and not s.folded;
+            select recount_search_grams(); update user_search_backfill set done = true`,
     },
     {
       label: 'indexes rebuilt',

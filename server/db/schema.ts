@@ -245,10 +245,31 @@ export interface ScheduledJobsTable {
 export interface UserSearchTable {
   id: string;
   is_active: boolean;
-  /** lower(first_name || ' ' || last_name) */
+  /** search_fold(first_name || ' ' || last_name) (migration 0019; lower() before it, until the backfill folds it) */
   name: string;
-  /** lower(email) */
+  /** search_fold(email) (likewise) */
   email: string;
+  /** Whether name and email are folded, counted in user_search_gram_counts, and the sort keys below written. */
+  folded: Generated<boolean>;
+  /** lower(last_name || first_name), lower(email), last_login_at: the list's sort keys (null until folded). */
+  name_key: string | null;
+  email_key: string | null;
+  last_login_at: Date | null;
+}
+
+/** Where the backfill of migration 0019 stands (one row). */
+export interface UserSearchBackfillTable {
+  only_row: Generated<boolean>;
+  after_id: string | null;
+  done: boolean;
+}
+
+/** How many users' folded name or e-mail holds each string of 1 to 3 characters, per connection (migration 0019). */
+export interface UserSearchGramCountsTable {
+  gram: string;
+  is_active: boolean;
+  backend: number;
+  n: ColumnType<number, number, number>;
 }
 
 /** Migration 0007: the API rate limit's and the sign-in throttle's counts, one row per key and window (server/db/rate-limit-hits.ts). */
@@ -313,6 +334,8 @@ export interface Database {
   role_permissions: RolePermissionsTable;
   users: UsersTable;
   user_search: UserSearchTable;
+  user_search_backfill: UserSearchBackfillTable;
+  user_search_gram_counts: UserSearchGramCountsTable;
   user_permissions: UserPermissionsTable;
   role_assignments: RoleAssignmentsTable;
   invitations: InvitationsTable;

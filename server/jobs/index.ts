@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { outboxRetentionJob } from './outbox-retention.ts';
 import { auditRetentionJob } from './audit-retention.ts';
 import { auditBackfillJob } from './audit-backfill.ts';
+import { searchBackfillJob } from './search-backfill.ts';
 import { bulkActionsRetentionJob } from './bulk-actions-retention.ts';
 import { expiredRowsJob, type ExpiredRowsPurge } from './expired-rows.ts';
 import { requestLifecycleJobs } from './invitation-lifecycle.ts';
@@ -34,6 +35,7 @@ export function scheduledJobs(deps: JobsDeps): ScheduledJob[] {
     bulkActionsRetentionJob({ db: deps.db }),
     auditRetentionJob({ db: deps.db, retentionDays: deps.auditRetentionDays }),
     auditBackfillJob({ db: deps.db }),
+    searchBackfillJob({ db: deps.db }),
     // The expiry before the reminders: a request past its period is never told it will expire.
     ...requestLifecycleJobs({ db: deps.db, requests: deps.requests ?? DEFAULT_REQUESTS, listUrl: `${deps.publicOrigin ?? ''}/admin` }),
   ];

@@ -2,7 +2,7 @@
 // of the node working through it. SQL only.
 import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { BulkActionKind, Database } from '../../db/schema.ts';
-import { userFilter, type UserFilter } from './users-read.repository.ts';
+import { userFilter, type UserFilter } from './users-list.repository.ts';
 
 export interface BulkActionRow {
   id: string;

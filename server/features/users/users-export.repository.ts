@@ -1,7 +1,8 @@
 // The users export's reads: every user of a filter, in keyset batches, each batch with its assignments.
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { sortKey, USER_COLUMNS, userFilter, type UserFilter, type UserRow } from './users-read.repository.ts';
+import { USER_COLUMNS, type UserRow } from './users-read.repository.ts';
+import { sortKey, userFilter, type UserFilter } from './users-list.repository.ts';
 
 /** Rows read per statement: about 150 kB of CSV, a few milliseconds of the database. */
 export const EXPORT_BATCH_ROWS = 1_000;

@@ -7,7 +7,8 @@ import type { ListTotals } from '../../db/list-totals.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
 import { findOrganizationById, type OrganizationDto } from '../organizations/organizations.repository.ts';
 import { loadRoles, type RoleRecord } from '../roles/roles.repository.ts';
-import { findUser, listUsersPage, loadAssignments, loadOrganizationsForEdit, ownPermissions, type AssignmentRecord, type ListedUserRow, type UserFilter } from './users-read.repository.ts';
+import { findUser, loadAssignments, loadOrganizationsForEdit, ownPermissions, type AssignmentRecord } from './users-read.repository.ts';
+import { listUsersPage, type ListedUserRow, type UserFilter } from './users-list.repository.ts';
 import { INPUT_MESSAGES, type ListUsersQuery, type UserFilterQuery } from './users.input.ts';
 import type { UserScope } from './users.model.ts';
 import {

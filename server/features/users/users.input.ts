@@ -8,7 +8,7 @@ import { invalid, type FieldError } from '../../core/errors.ts';
 import { nulCharacterErrors } from '../../core/text.ts';
 import type { OrganizationDto } from '../organizations/organizations.repository.ts';
 import type { RoleRecord } from '../roles/roles.repository.ts';
-import type { UserSort } from './users-read.repository.ts';
+import type { UserSort } from './users-sort.repository.ts';
 import { canonicalRoleCode, type NewUserFields, type PlannedAssignment } from './users.model.ts';
 
 export const INPUT_MESSAGES = {

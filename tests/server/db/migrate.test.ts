@@ -38,6 +38,8 @@ const TABLES = [
   'user_name_ranges',
   'user_permissions',
   'user_search',
+  'user_search_backfill',
+  'user_search_gram_counts',
   'users',
 ];
 

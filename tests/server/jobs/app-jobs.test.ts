@@ -20,7 +20,7 @@ describe.each(backends)('the scheduled jobs of the server on $name', (backend) =
     await t?.close();
   });
 
-  it('runs the outbox retention, the deletion of expired rows, the bulk actions\' and the journal\'s retentions, the journal\'s backfill and the requests\' lifecycle once ready, and says so on app.jobs', async () => {
+  it('runs the outbox retention, the deletion of expired rows, the bulk actions\' and the journal\'s retentions, the journal\'s and the search\'s backfills and the requests\' lifecycle once ready, and says so on app.jobs', async () => {
     clock.advance(0);
     await expect.poll(() => events).toMatchObject([
       { job: 'outbox.retention', outcome: 'succeeded', summary: { purged: 0 } },
@@ -28,6 +28,7 @@ describe.each(backends)('the scheduled jobs of the server on $name', (backend) =
       { job: 'bulk-actions.retention', outcome: 'succeeded', summary: { purged: 0 } },
       { job: 'audit.retention', outcome: 'succeeded', summary: { purged: 0 } },
       { job: 'audit.backfill', outcome: 'succeeded' },
+      { job: 'search.backfill', outcome: 'succeeded', summary: { batches: 0, done: 1 } },
       { job: 'invitations.expiry', outcome: 'succeeded' },
       { job: 'invitations.expiry-reminder', outcome: 'succeeded' },
       { job: 'invitations.pending-digest', outcome: 'succeeded' },

@@ -1,0 +1,227 @@
+// The users list (and the conditions exports and bulk actions share with it): a bounded number of statements
+// whatever the page size or the page. A search alone is found by users-search.repository.ts.
+import { sql, type AliasedRawBuilder, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { pageOffset } from '../../core/pages.ts';
+import { canonicalRoleCode, type UserScope } from './users.model.ts';
+import type { OrganizationDto } from '../organizations/organizations.repository.ts';
+import { PREPARE_ANYWAY } from '../../db/database.ts';
+import { exactTotal, userCount, type ListTotals } from '../../db/list-totals.ts';
+import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
+import { searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
+import { sortKey, type UserSort } from './users-sort.repository.ts';
+import type { Database } from '../../db/schema.ts';
+
+export { sortKey, type UserSort } from './users-sort.repository.ts';
+
+/** Which users a list or an export keeps, and in which order (listUsers and exportUsers alike). */
+export interface UserFilter {
+  search?: string;
+  /** The filter organization, already found (its type and parent decide the condition). */
+  organization?: OrganizationDto;
+  roleCode?: string;
+  includeInactive: boolean;
+  sort: UserSort;
+  order: 'asc' | 'desc';
+  /** Organization users: only users holding a role within this reach. Null: everyone. */
+  scope: UserScope | null;
+  /** Leaves this user out (the caller, for excludeSelf): in the count as in the page. */
+  excludeUserId?: string;
+  /** Only these users (a selection of the list: exportSelectedUsers). */
+  userIds?: readonly string[];
+}
+
+export interface UserListQuery extends UserFilter {
+  page: number;
+  pageSize: number;
+  /** Organizations whose pending requests count for hasPendingInvitation (policy pendingRequestReach). Null: all. */
+  pendingReach: ReadonlySet<string> | null;
+}
+
+/** A listed user, and whether a request for them is pending where the caller may see it (see pendingInvitationFor). */
+export type ListedUserRow = UserRow & { has_pending_invitation: boolean };
+
+export interface UserListPage {
+  rows: ListedUserRow[];
+  assignments: AssignmentRecord[];
+  total: number;
+}
+
+type UsersEb = ExpressionBuilder<Database, 'users'>;
+
+/** Whether the list is filtered by more than is_active (and the caller left out): its total then needs a count. */
+function isFiltered(query: UserFilter): boolean {
+  return Boolean(query.search?.trim() || query.organization || query.roleCode || query.scope);
+}
+
+/** The condition of a list or an export on `users`: is_active, the caller left out, the search, the organization, the role, the scope. */
+export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = [];
+  if (!query.includeInactive) conditions.push(eb('users.is_active', '=', true));
+  if (query.excludeUserId) conditions.push(eb('users.id', '<>', query.excludeUserId));
+  if (query.userIds) conditions.push(sql<SqlBool>`users.id = any(${[...query.userIds]}::uuid[])`);
+  const search = query.search?.trim();
+  if (search) conditions.push(sql<SqlBool>`exists (select 1 from user_search as s where s.id = users.id and ${searchCondition(searchTerm(search))})`);
+  const { organization, roleCode, scope } = query;
+  // An organization user's list never holds a back-office account, whatever roles it holds.
+  if (scope) conditions.push(eb('users.user_type', '=', sql.lit('ORGANIZATION')));
+  if (organization || roleCode || scope) {
+    // One assignment must satisfy every assignment condition: 'holds role R in organization O, within the reach'.
+    // Written as lists of organizations (no OR across columns), so that the planner estimates them and starts
+    // from role_assignments_organization_idx for an organization or a reach.
+    conditions.push(
+      eb(
+        'users.id',
+        'in',
+        eb
+          .selectFrom('role_assignments as ra')
+          .select('ra.user_id')
+          .where((inner) => {
+            const on: Expression<SqlBool>[] = [];
+            if (organization) {
+              if (organization.type === 'SIREN') {
+                // The SIREN and its SIRETs.
+                on.push(inner('ra.organization_id', 'in', inner.selectFrom('organizations as o').select('o.id').where((o) => o.or([o('o.id', '=', organization.id), o('o.parent_id', '=', organization.id)]))));
+              } else if (organization.parentId) {
+                // The SIRET, and its SIREN when held with inheritsToChildren.
+                on.push(inner('ra.organization_id', 'in', [organization.id, organization.parentId]));
+                on.push(inner.or([inner('ra.organization_id', '=', organization.id), inner('ra.inherits_to_children', '=', true)]));
+              } else {
+                on.push(inner('ra.organization_id', '=', organization.id));
+              }
+            }
+            if (roleCode) {
+              on.push(inner('ra.role_id', 'in', inner.selectFrom('roles as fr').select('fr.id').where('fr.code', '=', canonicalRoleCode(roleCode))));
+            }
+            if (scope) {
+              // Held in the scope, or on a parent SIREN of it with inheritsToChildren.
+              const held = [...scope.organizationIds];
+              const reach = [...new Set([...held, ...scope.parentIds])];
+              if (reach.length === 0) on.push(sql<SqlBool>`false`);
+              else {
+                on.push(inner('ra.organization_id', 'in', reach));
+                on.push(held.length ? inner.or([inner('ra.organization_id', 'in', held), inner('ra.inherits_to_children', '=', true)]) : inner('ra.inherits_to_children', '=', true));
+              }
+            }
+            return inner.and(on);
+          }),
+      ),
+    );
+  }
+  return eb.and(conditions);
+}
+
+/**
+ * From this offset on, a page of the whole list in name order is found through the ranges of migration 0004;
+ * before it, skipping rows in the index costs less than adding up the ranges (about a thousand at 1M users).
+ */
+export const RANGES_FROM_OFFSET = 5_000;
+
+export interface ListUsersOptions {
+  /** Tests: another offset from which the ranges are used (RANGES_FROM_OFFSET). */
+  rangesFromOffset?: number;
+  /** Tests: how a page of a search alone is found, instead of pageAccess's choice. */
+  searchAccess?: 'walk' | 'fetch';
+}
+
+/**
+ * One page of users: three statements whatever the page size or the page — the total (the counters when
+ * unfiltered, else a count kept while the data does not change: list-totals.ts); the page (its ids from
+ * the sort index alone, or for a deep page of the whole list in name order through the name ranges, then
+ * only its rows and their pending flag: a deferred join); the page's assignments. A search alone: its total and
+ * its page's ids from searchPage (one or three statements), then the rows and their assignments.
+ */
+export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, totals: ListTotals | null = null, options: ListUsersOptions = {}): Promise<UserListPage> {
+  const search = query.search?.trim();
+  const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
+  const offset = pageOffset(query);
+  if (search && !query.organization && !query.roleCode && !query.scope && !query.userIds) {
+    const found = await searchPage(db, { ...query, offset, term: searchTerm(search), everyone: () => countUnfiltered(db, { includeInactive: query.includeInactive }) }, totals, options.searchAccess);
+    if (found.ids.length === 0) return { rows: [], assignments: [], total: found.total };
+    const rows = await pageRows(db, query, sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)`.as('page'));
+    return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total: found.total };
+  }
+  const total = isFiltered(query) ? await exactTotal(db, 'users', countUsers(db, query), totals) : await countUnfiltered(db, query);
+  if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
+
+  // The page's size and offset are written in the statement (literals): the planner knows how few rows it
+  // reads, and the first page of a size is one text, prepared once per connection (database.ts).
+  const ids =
+    query.sort === 'name' && !isFiltered(query) && !query.excludeUserId && offset >= (options.rangesFromOffset ?? RANGES_FROM_OFFSET)
+      ? pageIdsByNameRanges(query, offset, total)
+      : sql<{ id: string }>`${db
+          .selectFrom('users')
+          .select('users.id')
+          .where((eb) => userFilter(eb, query))
+          .orderBy(sortKey(query))
+          .orderBy(sql`users.id ${direction}`)
+          .limit(sql.lit(query.pageSize))
+          .$if(offset > 0, (q) => q.offset(sql.lit(offset)))}`.as('page');
+  const rows = await pageRows(db, query, ids);
+  return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total };
+}
+
+/** The rows of a page's ids (a deferred join), in the list's order, with their pending flag. */
+function pageRows(db: Kysely<Database>, query: UserListQuery, ids: AliasedRawBuilder<{ id: string }, 'page'>): Promise<ListedUserRow[]> {
+  const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
+  return db
+    .selectFrom(ids)
+    .innerJoin('users', 'users.id', 'page.id')
+    .select(USER_COLUMNS)
+    .select(livePendingEmail)
+    .select((eb) => pendingInvitationFor(eb, query.pendingReach).as('has_pending_invitation'))
+    .orderBy(sortKey(query))
+    .orderBy(sql`users.id ${direction}`)
+    .execute();
+}
+
+/**
+ * The ids of a page of the whole list in name order (either direction), whatever the page, from the
+ * ranges of migration 0004: the range holding the page's first position (adding up the sizes of those
+ * before it), then at most a range skipped in users_name_sort_idx. Positions count from the start of
+ * the name order: a page in descending order is the same rows read from the other end. The page's size
+ * is a constant for the planner (from the total just read).
+ */
+function pageIdsByNameRanges(query: UserListQuery, offset: number, total: number) {
+  const descending = query.order === 'desc';
+  const rows = descending ? Math.max(0, Math.min(query.pageSize, total - offset)) : query.pageSize;
+  // Prepared (database.ts): whatever the page, the plan is the same index scan from a range's start.
+  return sql<{ id: string }>`(${sql.raw(PREPARE_ANYWAY)}
+    with placed as (
+      select start_key, start_id, (sum(n) over (order by start_key, start_id) - n)::bigint as before, (sum(n) over ())::bigint as total
+      from (select start_key, start_id, case when ${query.includeInactive} then n_active + n_inactive else n_active end as n from user_name_ranges) as ranges
+    ), wanted as (
+      select case when ${descending} then greatest(0, total - ${offset} - ${rows}) else ${offset} end as first from placed limit 1
+    ), target as (
+      select p.start_key, p.start_id, w.first - p.before as skip
+      from placed as p cross join wanted as w where p.before <= w.first
+      order by p.start_key desc, p.start_id desc limit 1
+    )
+    select users.id from users
+    where (lower(users.last_name || users.first_name), users.id) >= (select start_key, start_id from target)
+      and (users.is_active or ${query.includeInactive})
+    order by lower(users.last_name || users.first_name), users.id
+    limit ${sql.lit(rows)} offset (select skip from target)
+  )`.as('page');
+}
+
+/** The count of a filtered list (a search alone is counted by users-search.repository.ts). */
+function countUsers(db: Kysely<Database>, query: UserListQuery) {
+  return db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where((eb) => userFilter(eb, query));
+}
+
+/** Everyone (or every active user), from the counters; less the caller when left out. */
+async function countUnfiltered(db: Kysely<Database>, query: Pick<UserFilter, 'includeInactive' | 'excludeUserId'>): Promise<number> {
+  const self = query.excludeUserId;
+  const row = await db
+    .selectNoFrom([
+      (self
+        ? sql<number>`${userCount(query.includeInactive)} - (select count(*) from users where users.id = ${self} and (users.is_active or ${query.includeInactive}))`
+        : userCount(query.includeInactive)
+      ).as('total'),
+    ])
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}

@@ -1,0 +1,22 @@
+// Folding the users' search rows written before migration 0019, in batches of short transactions (that migration
+// rewrites no row: at a million users a rewrite would hold every write of users for its whole length). Each batch
+// folds the next rows in id order, their counts following through the triggers of user_search. Run by
+// server/jobs/search-backfill.ts.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+export interface SearchBackfillState {
+  afterId: string | null;
+  done: boolean;
+}
+
+export async function searchBackfillState(db: Kysely<Database>): Promise<SearchBackfillState> {
+  const row = await db.selectFrom('user_search_backfill').select(['after_id', 'done']).executeTakeFirst();
+  return { afterId: row?.after_id ?? null, done: row?.done ?? true };
+}
+
+/** One batch after `afterId`, in one transaction: the last id it passed, or null when the backfill is through. */
+export async function backfillSearchBatch(db: Kysely<Database>, afterId: string | null, size: number): Promise<string | null> {
+  const { rows } = await sql<{ last_id: string | null }>`select backfill_user_search(${afterId}::uuid, ${size}) as last_id`.execute(db);
+  return rows[0]?.last_id ?? null;
+}

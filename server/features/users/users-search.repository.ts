@@ -1,0 +1,149 @@
+// The users' search (issue 20): a substring of the full name or of the e-mail, case and accents ignored, read from
+// user_search (migrations 0004, 0019: the folded name and e-mail of every user, kept by triggers); the total of a
+// term of one to three characters from the counts of migration 0019; and the way a page's matches are found,
+// chosen from that exact total rather than from the planner's estimate of a LIKE.
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { COUNTED_GRAM_LENGTH, searchFold } from '../../core/search-fold.ts';
+import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
+import type { Database } from '../../db/schema.ts';
+import { orderByKey, searchSortKey, sortKey, type SortOrder } from './users-sort.repository.ts';
+
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A term as the search compares it: folded, and as typed in lower case (see searchCondition). */
+export interface SearchTerm {
+  folded: string;
+  lowered: string;
+}
+
+export function searchTerm(search: string): SearchTerm {
+  return { folded: searchFold(search), lowered: search.toLowerCase() };
+}
+
+/** Whether the term's total comes from the counts kept by triggers (once the backfill of migration 0019 is through). */
+export const isCountedTerm = (term: SearchTerm) => [...term.folded].length <= COUNTED_GRAM_LENGTH;
+
+/** Whether a trigram (or, for an address, the e-mail parts) index finds the term's rows: three characters or more. */
+const isIndexedTerm = (term: SearchTerm) => [...term.folded].length >= 3;
+
+/**
+ * The term in the folded name or e-mail of `s` (a user_search row). A term written with accents is looked for as
+ * typed too, for the rows the backfill of migration 0019 has not folded yet (afterwards it finds nothing more).
+ * When the term holds an '@' with text on both sides, the e-mail through the prefixes of the e-mail parts index
+ * (migration 0004): in an address with one '@', the text before the term's '@' ends the local part and the text
+ * after it starts the domain; and a full name holds such a term only if it holds an '@' (the name-has-@ index).
+ * Addresses with several '@' keep the trigram search.
+ */
+export function searchCondition(term: SearchTerm, s: RawBuilder<unknown> = sql.raw('s')): Expression<SqlBool> {
+  const forms = term.lowered === term.folded ? [term.folded] : [term.folded, term.lowered];
+  return sql<SqlBool>`(${sql.join(forms.map((form) => oneForm(form, s)), sql` or `)})`;
+}
+
+function oneForm(text: string, s: RawBuilder<unknown>): RawBuilder<SqlBool> {
+  const pattern = `%${escapeLike(text)}%`;
+  const at = text.indexOf('@');
+  const before = at > 0 ? text.slice(0, at) : '';
+  const after = at >= 0 ? text.slice(at + 1) : '';
+  if (!before || !after) return sql<SqlBool>`${s}.name like ${pattern} or ${s}.email like ${pattern}`;
+  const endOfLocalPart = `${escapeLike([...before].reverse().join(''))}%`;
+  const startOfDomain = `${escapeLike(after)}%`;
+  return sql<SqlBool>`(strpos(${s}.name, '@') > 0 and ${s}.name like ${pattern})
+    or (reverse(split_part(${s}.email, '@', 1)) like ${endOfLocalPart} and split_part(${s}.email, '@', 2) like ${startOfDomain}
+        and ${s}.email not like '%@%@%')
+    or (${s}.email like '%@%@%' and ${s}.email like ${pattern})`;
+}
+
+/** Which users a search alone counts: active ones unless `includeInactive`, the caller left out when given. */
+export interface SearchScope {
+  includeInactive: boolean;
+  excludeUserId?: string;
+}
+
+/**
+ * The number of users the term finds, in one expression: for a term of one to three characters, once the backfill
+ * of migration 0019 is through, the sum of its counts' rows (a few rows, whatever the number of users), less the
+ * caller when left out and found; otherwise a count of user_search.
+ */
+export function searchTotal(term: SearchTerm, scope: SearchScope): RawBuilder<number> {
+  const condition = searchCondition(term);
+  const counted = sql<number>`(select count(*) from user_search as s
+    where (s.is_active or ${scope.includeInactive}) and ${condition}
+    ${scope.excludeUserId ? sql`and s.id <> ${scope.excludeUserId}` : sql``})`;
+  if (!isCountedTerm(term)) return counted;
+  const self = scope.excludeUserId
+    ? sql`(select count(*) from user_search as s where s.id = ${scope.excludeUserId} and (s.is_active or ${scope.includeInactive}) and ${condition})`
+    : sql`0`;
+  return sql<number>`(case when (select done from user_search_backfill)
+    then (select coalesce(sum(g.n), 0) from user_search_gram_counts as g where g.gram = ${term.folded} and (g.is_active or ${scope.includeInactive})) - ${self}
+    else ${counted} end)`;
+}
+
+/** Below this total, a page is always taken from all the matches (see pageAccess). */
+export const FETCH_ALL_BELOW = 20_000;
+
+/**
+ * How a page of a search alone is found, from its exact total:
+ * - 'fetch': every match through the trigram index, then the page sorted out of them (cost: the total);
+ * - 'walk': the list's sort index walked in order, each user's search row looked up (cost: the rows walked, about
+ *   (offset + page size) × everyone ÷ total when the matches are spread along the order).
+ * Matches are not always spread (a surname's holders are side by side in name order): below FETCH_ALL_BELOW,
+ * fetching costs little whatever the order, so it is always chosen; above, the walk is chosen while it reads
+ * fewer rows than fetching would. A term under three characters has no index: fetching it reads every search row.
+ */
+export function pageAccess(input: { term: SearchTerm; total: number; everyone: number; offset: number; pageSize: number }): 'fetch' | 'walk' {
+  const { term, total, everyone, offset, pageSize } = input;
+  if (total < FETCH_ALL_BELOW && isIndexedTerm(term)) return 'fetch';
+  const walked = ((offset + pageSize) * everyone) / Math.max(total, 1);
+  const fetched = isIndexedTerm(term) ? 3 * total : everyone / 3 + 3 * total;
+  return walked <= fetched ? 'walk' : 'fetch';
+}
+
+/** A page of a search alone: the term, who is counted, the order, and how many users the list holds (asked for when needed). */
+export interface SearchPageQuery extends SearchScope, SortOrder {
+  term: SearchTerm;
+  offset: number;
+  pageSize: number;
+  everyone: () => Promise<number>;
+}
+
+/**
+ * The total and the page's ids of a search alone. A term of four characters or more is first looked for whole,
+ * up to FETCH_ALL_BELOW matches, in one statement that counts them and sorts the page out of them (what most terms
+ * need). A term with more matches, or of one to three characters (counted from migration 0019's counts), has
+ * its total counted (and kept while the data stays: list-totals.ts), and its page found as pageAccess decides.
+ */
+export async function searchPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, forced?: 'walk' | 'fetch'): Promise<{ total: number; ids: string[] }> {
+  if (!forced && !isCountedTerm(query.term)) {
+    const whole = await fetchPage(db, query, FETCH_ALL_BELOW);
+    if (whole.matches <= FETCH_ALL_BELOW) return { total: whole.matches, ids: whole.ids };
+  }
+  const total = await exactTotal(db, 'users', db.selectNoFrom(searchTotal(query.term, query).as('total')), totals);
+  if (total === 0 || query.offset >= total) return { total, ids: [] };
+  const access = forced ?? pageAccess({ term: query.term, total, everyone: await query.everyone(), offset: query.offset, pageSize: query.pageSize });
+  return { total, ids: access === 'fetch' ? (await fetchPage(db, query, null)).ids : await walkPage(db, query) };
+}
+
+/** The matches (at most `cap` + 1 of them when given), counted, and the page's ids sorted out of them. */
+async function fetchPage(db: Kysely<Database>, query: SearchPageQuery, cap: number | null): Promise<{ matches: number; ids: string[] }> {
+  const { rows } = await sql<{ matches: number; ids: string[] }>`
+    with m as (
+      select s.id, ${searchSortKey(query)} as k from user_search as s
+      where ${searchCondition(query.term)} and (s.is_active or ${query.includeInactive})
+        ${query.excludeUserId ? sql`and s.id <> ${query.excludeUserId}` : sql``}
+      ${cap === null ? sql`` : sql`limit ${sql.lit(cap + 1)}`})
+    select (select count(*) from m) as matches,
+           array(select m.id from m order by ${orderByKey(query)} limit ${sql.lit(query.pageSize)} offset ${sql.lit(query.offset)}) as ids`.execute(db);
+  return { matches: Number(rows[0]!.matches), ids: rows[0]!.ids };
+}
+
+/** The page's ids by walking the sort's index on users, each user looked up in user_search (a scalar subquery: never a join reading every match). */
+async function walkPage(db: Kysely<Database>, query: SearchPageQuery): Promise<string[]> {
+  const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
+  const { rows } = await sql<{ id: string }>`
+    select users.id from users
+    where (users.is_active or ${query.includeInactive}) ${query.excludeUserId ? sql`and users.id <> ${query.excludeUserId}` : sql``}
+      and coalesce((select ${searchCondition(query.term)} from user_search as s where s.id = users.id), false)
+    order by ${sortKey(query)}, users.id ${direction}
+    limit ${sql.lit(query.pageSize)} offset ${sql.lit(query.offset)}`.execute(db);
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,165 @@
+// Issue 20: the users' search is a substring of the full name or of the e-mail, case and accents ignored, on PGlite
+// and PostgreSQL; the totals of short terms come from counts the writes keep exact; the two ways of finding a page
+// give the same pages; the backfill of migration 0019 folds the rows found there without the search missing any.
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../server/db/migrate.ts';
+import { seedDemoData } from '../../server/seed/seed.ts';
+import { searchFold } from '../../server/core/search-fold.ts';
+import { listUsersPage, sortKey, type UserListQuery, type UserSort } from '../../server/features/users/users-list.repository.ts';
+import { searchBackfillJob } from '../../server/jobs/search-backfill.ts';
+import type { Database } from '../../server/db/schema.ts';
+import { fixtures } from './support/fixtures.ts';
+import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
+
+const base: UserListQuery = { page: 1, pageSize: 100, includeInactive: true, sort: 'name', order: 'asc', scope: null, pendingReach: null };
+
+const PEOPLE = [
+  { first: 'Hélène', last: 'Lefèvre', email: 'helene.lefevre@exemple-test.fr' },
+  { first: 'Noël', last: 'Œillet', email: 'noel.oeillet@exemple-test.fr' },
+  { first: 'Zoé', last: 'Cœurdevey', email: 'Z.Coeurdevey@Exemple-Test.fr' },
+  { first: 'Ægidius', last: 'Straße', email: 'aegidius@exemple-test.fr' },
+  { first: 'Françoise', last: 'Dürr', email: 'francoise.durr@exemple-test.fr', active: false },
+];
+
+const TERMS = [
+  'helene', 'HÉLÈNE', 'Hélène', 'lefevre', 'LEFEVRE', 'lefèvre', 'ène lef', 'oe', 'œ', 'Œ', 'oeil', 'œil', 'coeur', 'cœur', 'ae', 'æg', 'strasse',
+  'straße', 'ss', 'francoise', 'ç', 'durr', 'dür', 'zoe', 'ZOÉ', 'z.coeur', 'coeurdevey@exemple', '@exemple-test', 'é', 'e', 'x', 'qzx', 'a_', '%',
+];
+
+for (const backend of backends) {
+  describe(`the users' search on ${backend.name}`, () => {
+    let t: TestDatabase;
+    let db: Kysely<Database>;
+
+    beforeAll(async () => {
+      t = await createTestDatabase(backend);
+      await migrate(t.handle);
+      await seedDemoData(t.handle);
+      db = t.handle.db;
+      const f = fixtures(db);
+      const clinique = await f.organization('Clinique des Tilleuls');
+      for (const person of PEOPLE) {
+        const { id } = await f.user({ organizationId: clinique.id, roleCode: 'GESTIONNAIRE', email: person.email, active: person.active ?? true });
+        await db.updateTable('users').set({ first_name: person.first, last_name: person.last }).where('id', '=', id).execute();
+      }
+    }, 60_000);
+
+    afterAll(async () => {
+      await t?.dispose();
+    });
+
+    /** The users a term finds by the issue's rule, folded here in TypeScript: the ids in the list's order. */
+    async function expected(term: string, query: Pick<UserListQuery, 'includeInactive' | 'sort' | 'order'>) {
+      const everyone = await db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'is_active']).execute();
+      const wanted = searchFold(term);
+      const ids = everyone
+        .filter((u) => (u.is_active || query.includeInactive) && (searchFold(`${u.first_name} ${u.last_name}`).includes(wanted) || searchFold(u.email).includes(wanted)))
+        .map((u) => u.id);
+      if (ids.length === 0) return [];
+      const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
+      const ordered = await db.selectFrom('users').select('users.id').where('users.id', 'in', ids).orderBy(sortKey(query)).orderBy(sql`users.id ${direction}`).execute();
+      return ordered.map((r) => r.id);
+    }
+
+    async function expectSameMeaning() {
+      for (const term of TERMS) {
+        for (const includeInactive of [true, false]) {
+          const want = await expected(term, { includeInactive, sort: 'name', order: 'asc' });
+          for (const searchAccess of ['walk', 'fetch', undefined] as const) {
+            const found = await listUsersPage(db, { ...base, includeInactive, search: term }, null, { searchAccess });
+            expect(found.total, `${term} ${includeInactive} ${searchAccess}`).toBe(want.length);
+            expect(found.rows.map((r) => r.id), `${term} ${searchAccess}`).toEqual(want.slice(0, 100));
+          }
+        }
+      }
+    }
+
+    it('folds in SQL exactly as in TypeScript, every Latin letter and the ligatures', async () => {
+      const letters: string[] = [];
+      for (let code = 0x20; code <= 0x24f; code++) letters.push(String.fromCodePoint(code));
+      letters.push('Œuvre', 'cœur', 'Æther', 'Straße', 'ÉLÈNE', 'İstanbul', 'Łódź');
+      const { rows } = await sql<{ text: string; folded: string }>`select t.text, search_fold(t.text) as folded from unnest(${letters}::text[]) as t (text)`.execute(db);
+      const differing = rows.filter((r) => r.folded !== searchFold(r.text)).map((r) => `${r.text} → ${r.folded} / ${searchFold(r.text)}`);
+      expect(differing).toEqual([]);
+      expect(['Hélène', 'LEFÈVRE', 'œ', 'Ægidius', 'Straße'].map(searchFold)).toEqual(['helene', 'lefevre', 'oe', 'aegidius', 'strasse']);
+    });
+
+    it('finds a substring of the name or the e-mail, case and accents ignored, alike whichever way the page is found', async () => {
+      const found = await listUsersPage(db, { ...base, search: 'helene' });
+      expect(found.rows.map((r) => `${r.first_name} ${r.last_name}`)).toContain('Hélène Lefèvre');
+      expect((await listUsersPage(db, { ...base, search: 'LEFEVRE' })).rows.map((r) => r.email)).toContain('helene.lefevre@exemple-test.fr');
+      expect((await listUsersPage(db, { ...base, search: 'oe' })).rows.map((r) => r.last_name)).toEqual(expect.arrayContaining(['Œillet', 'Cœurdevey']));
+      await expectSameMeaning();
+    });
+
+    it('gives the same pages both ways, in every sort and direction, excluding the caller, at a later page', async () => {
+      const caller = await db.selectFrom('users').select('id').where('email', '=', 'helene.lefevre@exemple-test.fr').executeTakeFirstOrThrow();
+      const sorts: UserSort[] = ['name', 'email', 'lastLogin'];
+      for (const term of ['e', 'ex', 'exemple', 'hélène', 'portail']) {
+        for (const sort of sorts) {
+          for (const order of ['asc', 'desc'] as const) {
+            const want = (await expected(term, { includeInactive: false, sort, order })).filter((id) => id !== caller.id);
+            for (const searchAccess of ['walk', 'fetch', undefined] as const) {
+              const query = { ...base, includeInactive: false, sort, order, search: term, excludeUserId: caller.id, pageSize: 3, page: 2 };
+              const found = await listUsersPage(db, query, null, { searchAccess });
+              expect(found.total, `${term} ${sort} ${order}`).toBe(want.length);
+              expect(found.rows.map((r) => r.id), `${term} ${sort} ${order} ${searchAccess}`).toEqual(want.slice(3, 6));
+            }
+          }
+        }
+      }
+    });
+
+    it('keeps the counts of short strings exact through creations, renames, deactivations, deletes and a rolled back change', async () => {
+      const f = fixtures(db);
+      const clinique = await f.organization('Clinique des Tilleuls');
+      const total = async (search: string, includeInactive = true) => (await listUsersPage(db, { ...base, search, includeInactive })).total;
+      const zy = await total('zy');
+      const { id } = await f.user({ organizationId: clinique.id, roleCode: 'COMPTABLE', email: 'zyvan@exemple-test.fr' });
+      expect(await total('zy')).toBe(zy + 1);
+      await db.updateTable('users').set({ email: 'yvan@exemple-test.fr', first_name: 'Žyvan' }).where('id', '=', id).execute();
+      expect(await total('zy')).toBe(zy + 1);
+      expect(await total('zy', false)).toBe((await expected('zy', { includeInactive: false, sort: 'name', order: 'asc' })).length);
+      await db.updateTable('users').set({ is_active: false }).where('id', '=', id).execute();
+      expect(await total('zy', false)).toBe((await expected('zy', { includeInactive: false, sort: 'name', order: 'asc' })).length);
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.updateTable('users').set({ first_name: 'Ivan' }).where('id', '=', id).execute();
+          throw new Error('rollback');
+        })
+        .catch(() => undefined);
+      expect(await total('zy')).toBe(zy + 1);
+      await db.deleteFrom('users').where('id', '=', id).execute();
+      expect(await total('zy')).toBe(zy);
+      for (const term of ['a', 'é', 'z', 'zy', 'oe', 'œ', '@', '.f', 'e l', 'lèn', 'qzx']) {
+        expect(await total(term), term).toBe((await expected(term, { includeInactive: true, sort: 'name', order: 'asc' })).length);
+      }
+    });
+
+    it('finds every user while the backfill folds the rows written before migration 0019, and counts once it is through', async () => {
+      // The rows as migration 0019 finds them: lower case, accents kept, not folded (the counts follow them out).
+      await sql`update user_search s set name = lower(u.first_name || ' ' || u.last_name), email = lower(u.email), folded = false from users u where u.id = s.id`.execute(db);
+      await sql`update user_search_backfill set after_id = null, done = false`.execute(db);
+      const { rows: left } = await sql<{ n: number }>`select coalesce(sum(n), 0)::int as n from user_search_gram_counts`.execute(db);
+      expect(left[0]!.n).toBe(0);
+      // Before the backfill, what is typed with accents is found, written with or without them (the totals counted).
+      for (const term of ['Hélène', 'Œil', 'e', 'lè']) {
+        expect((await listUsersPage(db, { ...base, search: term })).total, term).toBe((await expected(term, { includeInactive: true, sort: 'name', order: 'asc' })).length);
+      }
+
+      const job = searchBackfillJob({ db, batchSize: 7 });
+      const signal = new AbortController().signal;
+      const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      expect(await job.run({ now: new Date(), signal, log })).toMatchObject({ done: 1 });
+      const state = await db.selectFrom('user_search_backfill').select(['done']).executeTakeFirstOrThrow();
+      expect(state.done).toBe(true);
+      const { rows: unfolded } = await sql<{ n: number }>`select count(*)::int as n from user_search where not folded`.execute(db);
+      expect(unfolded[0]!.n).toBe(0);
+      await expectSameMeaning();
+      // Once through, a run reads where it stands and does nothing more.
+      expect(await job.run({ now: new Date(), signal, log })).toEqual({ batches: 0, done: 1 });
+    });
+  });
+}
