@@ -21,6 +21,7 @@ const SIZES = [
   { suffix: '375', viewport: { width: 375, height: 812 } },
 ] as const;
 type Size = (typeof SIZES)[number];
+const USERS = 'Liste des utilisateurs';
 
 function log(message: string) {
   console.log(`screenshots  ${message}`);
@@ -48,6 +49,9 @@ async function shoot(page: Page, name: string, size: Size) {
 }
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+/** A list's n-th row (from 0): a table's row from 640 px, a card of the named list below (issue 18). */
+const item = (page: Page, size: Size, list: string, n: number) =>
+  size.viewport.width >= 640 ? page.getByRole('table', { name: list }).getByRole('row').nth(n + 1) : page.getByRole('list', { name: list }).getByRole('listitem').nth(n);
 /** The row boxes are drawn disabled until the selection's code has loaded (issue 22). */
 const expectEnabled = (locator: Locator) => expect(locator).toBeEnabled({ timeout: 10_000 });
 
@@ -84,7 +88,7 @@ async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
 
   await page.goto('/utilisateurs');
   await heading(page, 'Gestion des utilisateurs');
-  const first = page.getByRole('row').nth(1);
+  const first = item(page, size, USERS, 0);
   await first.waitFor();
   await shoot(page, 'utilisateurs', size);
 
@@ -96,7 +100,7 @@ async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
   await page.getByText(name, { exact: true }).first().waitFor();
   await shoot(page, 'profil-utilisateur', size);
   await page.goBack();
-  await page.getByRole('row').nth(1).getByRole('button', { name: `Modifier ${name}` }).click();
+  await item(page, size, USERS, 0).getByRole('button', { name: `Modifier ${name}` }).click();
   await heading(page, 'Modifier un utilisateur');
   await page.getByRole('textbox', { name: 'Prénom' }).waitFor();
   await shoot(page, 'modifier-utilisateur', size);
@@ -121,7 +125,7 @@ async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
   await page.goto('/utilisateurs');
   await heading(page, 'Gestion des utilisateurs');
   for (const row of [1, 2]) {
-    const box = page.getByRole('row').nth(row).getByRole('checkbox', { name: /^Sélectionner / });
+    const box = item(page, size, USERS, row - 1).getByRole('checkbox', { name: /^Sélectionner / });
     await expectEnabled(box);
     await box.check();
   }
@@ -131,7 +135,7 @@ async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
   // The journal, newest first, each entry as a sentence with its changes (issue 21). A fresh demo has none: the
   // first person is deactivated and reactivated (or the reverse), which leaves the data as it was.
   await page.getByRole('button', { name: 'Effacer la sélection' }).click();
-  const person = page.getByRole('row').nth(1).getByRole('button', { name: /^Actions pour / });
+  const person = item(page, size, USERS, 0).getByRole('button', { name: /^Actions pour / });
   for (let i = 0; i < 2; i++) {
     await person.click();
     await page.getByRole('menuitem', { name: /^(Désactiver|Activer)$/ }).click();
@@ -146,7 +150,7 @@ async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
 
   await page.goto('/admin');
   await heading(page, 'Habilitation des administrateurs');
-  const latest = page.getByRole('row').nth(1);
+  const latest = item(page, size, 'Liste des demandes administrateur', 0);
   await latest.waitFor();
   await shoot(page, 'admin', size);
   await latest.getByRole('button', { name: /^Voir le détail/ }).click();
@@ -171,7 +175,7 @@ async function memberAdministratorScreens(browser: Browser, origin: string, size
   await page.goto('/admin-actions');
   await page.getByRole('link', { name: 'Voir mes demandes' }).click();
   await heading(page, 'Mes demandes');
-  await page.getByRole('table', { name: 'Mes demandes' }).waitFor();
+  await item(page, size, 'Mes demandes', 0).waitFor();
   await shoot(page, 'mes-demandes', size);
   await page.context().close();
 }

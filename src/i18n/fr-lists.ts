@@ -20,6 +20,9 @@ export const frLists = {
     search: 'Rechercher par nom ou email...',
     searchLabel: 'Rechercher un utilisateur',
     columns: { name: 'Nom', email: 'Email', lastLogin: 'Dernière connexion', roles: 'Rôles', actions: 'Actions' },
+    /** A card's status (below 640 px, issue 18); the table shows the inactive mark alone. */
+    status: 'Statut',
+    active: 'Actif',
     never: 'N/A',
     /** Issue 22: until the first sign-in, when the latest set-up link was sent (DD/MM/YYYY). */
     invitationSent: (date: string) => `Invitation envoyée le ${date}`,
@@ -75,5 +78,8 @@ export const frLists = {
     ascending: 'tri croissant',
     descending: 'tri décroissant',
     sortBy: (column: string) => `Trier par ${column}`,
+    /** The sort of a list drawn as cards (below 640 px, issue 18): a select of each column both ways. */
+    label: 'Trier par',
+    option: (column: string, order: 'asc' | 'desc') => `${column}, ${order === 'asc' ? 'tri croissant' : 'tri décroissant'}`,
   },
 } as const;

@@ -59,7 +59,7 @@ function AdminInvitations() {
         formatDate={(iso) => formatDateTime(iso) ?? '—'}
         onStatus={(status) => update({ status, page: 1 })}
         onSearch={(text) => update({ search: text, page: 1 })}
-        onSort={(sort) => update({ sort, order: search.sort === sort && search.order === 'asc' ? 'desc' : 'asc', page: 1 })}
+        onSort={(sort, order) => update({ sort, order, page: 1 })}
         onPage={(page) => update({ page })}
         onPageSize={(pageSize) => update({ pageSize, page: 1 })}
         canCreate={canCreate}

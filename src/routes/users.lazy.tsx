@@ -106,7 +106,7 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
             updating={users.isPlaceholderData}
             sort={search.sort}
             order={search.order}
-            onSort={(sort) => update({ sort, order: search.sort === sort && search.order === 'asc' ? 'desc' : 'asc', page: 1 })}
+            onSort={(sort, order) => update({ sort, order, page: 1 })}
             onEdit={(row) => void router.navigate({ to: '/utilisateurs/edit/$userId', params: { userId: row.id } })}
             onView={(row) => void router.navigate({ to: '/utilisateurs/$id', params: { id: row.id } })}
             onDeactivate={(row) => ask('deactivate', row)}

@@ -1,7 +1,7 @@
 // The main flows walked by keyboard alone (issue 10): no click, no check, no selectOption; the person
 // tabs, types and presses keys, and every step says where the focus is.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { bearer, createPendingInvitation, createUser, DEMO_PASSWORD } from './fixtures';
+import { bearer, createPendingInvitation, createUser, DEMO_PASSWORD, openDashboardAs } from './fixtures';
 
 /** Letters only (spec §5 names), different on every run. */
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!);
@@ -175,6 +175,53 @@ test('back office by keyboard: signs in, skips to the content, folds the menu, f
     await expect(menuButton).toBeFocused();
   }
   await expect(row.getByRole('img', { name: 'Utilisateur désactivé' })).toHaveCount(0);
+});
+
+test('back office by keyboard on a 375 px phone: the users as cards, sorted from the select, then a card\'s box, Modifier and its menu in order', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await openDashboardAs(page, 'backoffice@portail.test');
+  const family = `Carte${unique()}`;
+  const first = await createUser(page, 'Clinique des Tilleuls', { lastName: `${family}Alpha` });
+  const second = await createUser(page, 'Clinique des Tilleuls', { lastName: `${family}Bravo` });
+  await page.goto('/utilisateurs');
+  await expect(page.getByRole('heading', { name: 'Gestion des utilisateurs', level: 1 })).toBeVisible();
+  await tabTo(page, page.getByRole('searchbox', { name: 'Rechercher un utilisateur' }));
+  await page.keyboard.type(family);
+  const cards = page.getByRole('list', { name: 'Liste des utilisateurs' }).getByRole('listitem');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.first().getByRole('heading')).toHaveText(first.name);
+
+  // The sort select (a native select: ArrowDown picks the next option, which the URL takes at once).
+  const sort = page.getByRole('combobox', { name: 'Trier par' });
+  await tabTo(page, sort);
+  await expect(sort).toHaveValue('name:asc');
+  await page.keyboard.press('ArrowDown');
+  await expect(sort).toHaveValue('name:desc');
+  await expect(page).toHaveURL(/order=desc/);
+  await expect(cards.first().getByRole('heading')).toHaveText(second.name);
+  await expect(sort).toBeFocused();
+
+  // From the sort, the first card's controls come next, in the table's order: its box, Modifier, its menu.
+  const card = cards.first();
+  await expect(card.getByRole('checkbox', { name: `Sélectionner ${second.name}` })).toBeEnabled();
+  await page.keyboard.press('Tab');
+  await expect(card.getByRole('checkbox', { name: `Sélectionner ${second.name}` })).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('region', { name: 'Actions sur la sélection' }).getByText('1 sélectionné(s)')).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(card.getByRole('button', { name: `Modifier ${second.name}` })).toBeFocused();
+  await page.keyboard.press('Tab');
+  const menuButton = card.getByRole('button', { name: `Actions pour ${second.name}` });
+  await expect(menuButton).toBeFocused();
+  await expect(menuButton).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: 'Voir le profil' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menuButton).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Profil utilisateur', level: 1 })).toBeVisible();
+  await expect(page.getByText(second.email).first()).toBeVisible();
 });
 
 test('back office by keyboard: approves a request and rejects another from the list, then from their detail pages', async ({ page }) => {

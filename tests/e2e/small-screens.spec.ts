@@ -1,8 +1,10 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { createPendingInvitation, createUser, DEMO_PASSWORD } from './fixtures';
+import { expectNoAxeViolations } from './axe';
+import { createPendingInvitation, createUser, DEMO_PASSWORD, openDashboardAs } from './fixtures';
 
 // WCAG 1.4.10 (reflow): at 320 CSS px wide, and at 200 % zoom, nothing makes the page scroll sideways; a
-// table may scroll inside its own frame, as long as its actions stay reachable.
+// table may scroll inside its own frame, as long as its actions stay reachable. Below 640 px the lists are cards
+// (issue 18), which never scroll sideways.
 const VIEWPORTS = [
   { name: 'a 320 × 640 phone', viewport: { width: 320, height: 640 } },
   // 200 % zoom of a 1280 × 1024 screen lays the page out in 640 × 512 CSS pixels, which is what the browser
@@ -42,6 +44,35 @@ async function expectRowActionReachable(page: Page, table: string, row: Locator,
   await expect(action).toBeInViewport({ ratio: 1 });
 }
 
+/** Below 640 px the lists draw cards instead of tables (issue 18). */
+const narrow = (page: Page) => (page.viewportSize()?.width ?? 0) < 640;
+
+/**
+ * The one row of a list searched for `email`: a row of its table from 640 px; below, its one card, with the
+ * e-mail in full in sight (not cut by a frame) and no table.
+ */
+async function onlyRow(page: Page, list: string, email: string): Promise<Locator> {
+  if (!narrow(page)) {
+    await expect(page.getByRole('row')).toHaveCount(2);
+    return page.getByRole('row', { name: new RegExp(escaped(email)) });
+  }
+  const cards = page.getByRole('list', { name: list }).getByRole('listitem');
+  await expect(cards).toHaveCount(1);
+  await expect(cards).toContainText(email);
+  await expect(page.getByRole('table')).toHaveCount(0);
+  const shown = cards.getByText(email, { exact: true });
+  await shown.scrollIntoViewIfNeeded();
+  await expect(shown).toBeInViewport({ ratio: 1 });
+  return cards;
+}
+
+/** A row's action within reach: in its table's frame from 640 px, or wholly on screen in its card below. */
+async function expectActionReachable(page: Page, list: string, row: Locator, action: Locator) {
+  if (!narrow(page)) return expectRowActionReachable(page, list, row, action);
+  await action.scrollIntoViewIfNeeded();
+  await expect(action).toBeInViewport({ ratio: 1 });
+}
+
 async function signIn(page: Page, email: string) {
   await page.goto('/authentication/sign-in');
   await page.waitForURL(/\/oidc\/interaction\//);
@@ -66,10 +97,9 @@ for (const { name, viewport } of VIEWPORTS) {
 
       await navigateTo(page, 'Gestion des utilisateurs');
       await page.getByPlaceholder('Rechercher par nom ou email...').fill(user.email);
-      const userRow = page.getByRole('row', { name: new RegExp(escaped(user.email)) });
-      await expect(page.getByRole('row')).toHaveCount(2);
+      const userRow = await onlyRow(page, 'Liste des utilisateurs', user.email);
       await expectReflow(page, 'Gestion des utilisateurs');
-      await expectRowActionReachable(page, 'Liste des utilisateurs', userRow, userRow.getByRole('button', { name: `Modifier ${user.name}` }));
+      await expectActionReachable(page, 'Liste des utilisateurs', userRow, userRow.getByRole('button', { name: `Modifier ${user.name}` }));
 
       await userRow.getByRole('button', { name: `Actions pour ${user.name}` }).click();
       await page.getByRole('menuitem', { name: 'Voir le profil' }).click();
@@ -108,10 +138,9 @@ for (const { name, viewport } of VIEWPORTS) {
 
       await navigateTo(page, 'Habilitation des administrateurs');
       await page.getByPlaceholder('Rechercher par email ou SIREN...').fill(invitation.email);
-      const invitationRow = page.getByRole('row', { name: new RegExp(escaped(invitation.email)) });
-      await expect(page.getByRole('row')).toHaveCount(2);
+      const invitationRow = await onlyRow(page, 'Liste des demandes administrateur', invitation.email);
       await expectReflow(page, 'Habilitation des administrateurs');
-      await expectRowActionReachable(page, 'Liste des demandes administrateur', invitationRow, invitationRow.getByRole('button', { name: `Approuver la demande de ${invitation.email}` }));
+      await expectActionReachable(page, 'Liste des demandes administrateur', invitationRow, invitationRow.getByRole('button', { name: `Approuver la demande de ${invitation.email}` }));
       await invitationRow.getByRole('button', { name: `Voir le détail la demande de ${invitation.email}` }).click();
       await expectReflow(page, `Invitation #${invitation.id}`);
 
@@ -131,10 +160,9 @@ for (const { name, viewport } of VIEWPORTS) {
       const user = await createUser(page, 'Clinique des Tilleuls', { lastName: 'Adherent' });
       await navigateTo(page, 'Gestion des utilisateurs');
       await page.getByPlaceholder('Rechercher par nom ou email...').fill(user.email);
-      const userRow = page.getByRole('row', { name: new RegExp(escaped(user.email)) });
-      await expect(page.getByRole('row')).toHaveCount(2);
+      const userRow = await onlyRow(page, 'Liste des utilisateurs', user.email);
       await expectReflow(page, /^Gestion des utilisateurs - Clinique des Tilleuls/);
-      await expectRowActionReachable(page, 'Liste des utilisateurs', userRow, userRow.getByRole('button', { name: `Actions pour ${user.name}` }));
+      await expectActionReachable(page, 'Liste des utilisateurs', userRow, userRow.getByRole('button', { name: `Actions pour ${user.name}` }));
 
       await page.getByRole('button', { name: 'Demander un administrateur' }).click();
       await expectReflow(page, 'Demander un administrateur');
@@ -147,3 +175,66 @@ for (const { name, viewport } of VIEWPORTS) {
     });
   });
 }
+
+test.describe('on a 375 × 812 phone', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('the users and requests lists are cards: the e-mail in full, the sort as a select driving the URL, the selection, and axe', async ({ page }) => {
+    await openDashboardAs(page, 'backoffice@portail.test');
+    const family = `Carte${Date.now().toString(36).replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!)}`;
+    const first = await createUser(page, 'Clinique des Tilleuls', { lastName: `${family}Alpha` });
+    const second = await createUser(page, 'Clinique des Tilleuls', { lastName: `${family}Bravo` });
+
+    await page.goto(`/utilisateurs?search=${family}`);
+    const cards = page.getByRole('list', { name: 'Liste des utilisateurs' }).getByRole('listitem');
+    await expect(cards).toHaveCount(2);
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expectReflow(page, 'Gestion des utilisateurs');
+    for (const [index, person] of [first, second].entries()) {
+      const card = cards.nth(index);
+      await expect(card.getByRole('heading', { level: 2 })).toHaveText(person.name);
+      const email = card.getByText(person.email, { exact: true });
+      await email.scrollIntoViewIfNeeded();
+      await expect(email).toBeInViewport({ ratio: 1 });
+      await expect(card.getByRole('button', { name: `Modifier ${person.name}` })).toBeVisible();
+      await expect(card.getByRole('button', { name: `Actions pour ${person.name}` })).toBeVisible();
+    }
+    // The e-mail is not cut: its line holds the whole of it, wrapped within the card if need be.
+    expect(await cards.first().getByText(first.email, { exact: true }).evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    await expectNoAxeViolations(page, '/utilisateurs at 375 px, as cards');
+
+    // The sort, which the table's headers do from 640 px: the names the other way round.
+    const sort = page.getByRole('combobox', { name: 'Trier par' });
+    await expect(sort).toHaveValue('name:asc');
+    await sort.selectOption({ label: 'Nom, tri décroissant' });
+    await expect(page).toHaveURL(/sort=name/);
+    await expect(page).toHaveURL(/order=desc/);
+    await expect(cards.first().getByRole('heading')).toHaveText(second.name);
+    await expect(cards.nth(1).getByRole('heading')).toHaveText(first.name);
+
+    // The selection, box by box and the page's box above the cards.
+    const box = cards.first().getByRole('checkbox', { name: `Sélectionner ${second.name}` });
+    await expect(box).toBeEnabled();
+    await box.check();
+    const toolbar = page.getByRole('region', { name: 'Actions sur la sélection' });
+    await expect(toolbar.getByText('1 sélectionné(s)')).toBeVisible();
+    await page.getByRole('checkbox', { name: 'Sélectionner les utilisateurs de la page' }).check();
+    await expect(toolbar.getByText('2 sélectionné(s)')).toBeVisible();
+    await expectReflow(page, 'Gestion des utilisateurs');
+    await expectNoAxeViolations(page, '/utilisateurs at 375 px, two cards selected');
+
+    const invitation = await createPendingInvitation(page, 'Clinique des Tilleuls');
+    await page.goto(`/admin?search=${encodeURIComponent(invitation.email)}`);
+    const request = await onlyRow(page, 'Liste des demandes administrateur', invitation.email);
+    await expect(request.getByRole('heading', { level: 2 })).toHaveText(invitation.email);
+    await expect(request).toContainText(`#${invitation.id}`);
+    await expect(request).toContainText('En attente');
+    await expectReflow(page, 'Habilitation des administrateurs');
+    await expect(page.getByRole('combobox', { name: 'Trier par' })).toHaveValue('createdAt:desc');
+    await page.getByRole('combobox', { name: 'Trier par' }).selectOption({ label: 'Email, tri croissant' });
+    await expect(page).toHaveURL(/sort=email/);
+    await expect(page).toHaveURL(/order=asc/);
+    await expect(request).toBeVisible();
+    await expectNoAxeViolations(page, '/admin at 375 px, as cards');
+  });
+});

@@ -1,10 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AppShell, type AppShellProps } from '../../src/ui/app-shell';
 import { navigationFor } from '../../src/domain/navigation';
 import type { SessionUser } from '../../rules/permissions';
 import type { ProfileSummary } from '../../src/ui/profile-panel';
+import { stubScreenWidth } from './support/screen-width';
 
 afterEach(cleanup);
 
@@ -181,33 +182,6 @@ describe('AppShell collapsible sidebar', () => {
     expect(within(navigation().getByRole('link', { name: 'Accueil' })).getByText('Accueil').classList.contains('sr-only')).toBe(false);
   });
 });
-
-/** A stand-in for window.matchMedia at a given width, whose 'change' listeners a test can fire. */
-function stubScreenWidth(width: number) {
-  const listeners = new Set<() => void>();
-  const matches = (media: string) => {
-    const min = /min-width:\s*(\d+)px/.exec(media);
-    const max = /max-width:\s*(\d+)px/.exec(media);
-    return (!min || width >= Number(min[1])) && (!max || width <= Number(max[1]));
-  };
-  vi.stubGlobal('matchMedia', (media: string) => {
-    const query = {
-      media,
-      get matches() {
-        return matches(media);
-      },
-      addEventListener: (_type: string, listener: () => void) => listeners.add(listener),
-      removeEventListener: (_type: string, listener: () => void) => listeners.delete(listener),
-    };
-    return query;
-  });
-  return {
-    resize(to: number) {
-      width = to;
-      act(() => listeners.forEach((listener) => listener()));
-    },
-  };
-}
 
 /** The drawer, once its lazy chunk has loaded (a loaded machine may take more than findBy's default second). */
 const findDrawer = () => screen.findByRole('dialog', { name: 'Portail Habilitations' }, { timeout: 5000 });

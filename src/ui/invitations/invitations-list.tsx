@@ -17,7 +17,7 @@ export interface InvitationsListProps extends PagedListProps {
   formatDate: (iso: string) => string;
   onStatus: (status: StatusFilter) => void;
   onSearch: (text: string) => void;
-  onSort: (sort: InvitationSort) => void;
+  onSort: (sort: InvitationSort, order: SortOrder) => void;
   /** Whether 'Créer une nouvelle demande' is offered: /admin-actions needs USER_CREATE (a read-only back office lacks it). */
   canCreate: boolean;
   onCreate: () => void;

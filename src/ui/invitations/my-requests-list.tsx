@@ -3,6 +3,7 @@ import { INVITATION_STATUS_FILTERS, type InvitationStatusFilter } from '../../do
 import type { PageSize } from '../../domain/pagination';
 import { fr } from '../../i18n/fr';
 import { roleDisplayLabel } from '../../../rules/roles';
+import { DataCard } from '../data-cards';
 import { DataTable } from '../data-table';
 import { EmptyList, ListFooter, type PagedListProps } from '../list-footer';
 import { SegmentedFilter } from '../segmented-filter';
@@ -40,6 +41,28 @@ const NO_SORT = () => {};
 
 /** 'Mes demandes' (issue 22): the requests the signed-in person made, their status, and 'Annuler' on a pending one. */
 export function MyRequestsList(props: MyRequestsListProps) {
+  const status = (row: MyRequestRow) => (
+    <>
+      <InvitationStatusBadge status={row.status} />
+      {row.status === 'PENDING' && <span className="mt-1 block text-xs whitespace-nowrap text-slate-600">{t.expiresOn(props.formatDay(row.expiresAt))}</span>}
+    </>
+  );
+  const organization = (row: MyRequestRow) => (
+    <>
+      {row.organizationName} <span className="font-mono text-slate-600">({row.organizationCode})</span>
+    </>
+  );
+  const cancel = (row: MyRequestRow) =>
+    row.canCancel && (
+      <button
+        type="button"
+        onClick={() => props.onCancel(row)}
+        aria-label={t.cancelFor(row.inviteeEmail)}
+        className="rounded-md border border-slate-400 px-2.5 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100"
+      >
+        {t.cancel}
+      </button>
+    );
   return (
     <div className="max-w-6xl space-y-5">
       {props.back}
@@ -68,31 +91,35 @@ export function MyRequestsList(props: MyRequestsListProps) {
             { label: t.columns.createdAt },
             { label: t.columns.actions, align: 'right' },
           ]}
+          cards={props.rows.map((row) => (
+            <DataCard
+              key={row.id}
+              heading={row.inviteeEmail}
+              fields={[
+                { label: t.columns.id, value: <span className="font-mono">#{row.id}</span> },
+                { label: t.columns.status, value: status(row) },
+                { label: t.columns.role, value: roleDisplayLabel(row.roleName) },
+                { label: t.columns.organization, value: organization(row) },
+                { label: t.columns.createdAt, value: props.formatDate(row.createdAt) },
+              ]}
+              actions={cancel(row)}
+            />
+          ))}
         >
           {props.rows.map((row) => (
             <tr key={row.id} className="bg-white hover:bg-slate-50">
               <td className="px-3 py-2 font-mono">#{row.id}</td>
               <td className="px-3 py-2">
-                <InvitationStatusBadge status={row.status} />
-                {row.status === 'PENDING' && <span className="mt-1 block text-xs whitespace-nowrap text-slate-600">{t.expiresOn(props.formatDay(row.expiresAt))}</span>}
+                {status(row)}
               </td>
               <td className="min-w-48 px-3 py-2 [overflow-wrap:anywhere]">{row.inviteeEmail}</td>
               <td className="px-3 py-2">{roleDisplayLabel(row.roleName)}</td>
               <td className="px-3 py-2">
-                {row.organizationName} <span className="font-mono text-slate-600">({row.organizationCode})</span>
+                {organization(row)}
               </td>
               <td className="px-3 py-2 whitespace-nowrap">{props.formatDate(row.createdAt)}</td>
               <td className="px-3 py-2 text-right">
-                {row.canCancel && (
-                  <button
-                    type="button"
-                    onClick={() => props.onCancel(row)}
-                    aria-label={t.cancelFor(row.inviteeEmail)}
-                    className="rounded-md border border-slate-400 px-2.5 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100"
-                  >
-                    {t.cancel}
-                  </button>
-                )}
+                {cancel(row)}
               </td>
             </tr>
           ))}
