@@ -24,7 +24,7 @@ const PEOPLE = [
 
 const TERMS = [
   'helene', 'HÉLÈNE', 'Hélène', 'lefevre', 'LEFEVRE', 'lefèvre', 'ène lef', 'oe', 'œ', 'Œ', 'oeil', 'œil', 'coeur', 'cœur', 'ae', 'æg', 'strasse',
-  'straße', 'ss', 'francoise', 'ç', 'durr', 'dür', 'zoe', 'ZOÉ', 'z.coeur', 'coeurdevey@exemple', '@exemple-test', 'é', 'e', 'x', 'qzx', 'a_', '%',
+  'straße', 'ss', 'francoise', 'ç', 'durr', 'dür', 'zoe', 'ZOÉ', 'z.coeur', 'coeurdevey@exemple', '@exemple-test', 'é', 'e', 'x', 'qzx', 'qzxw', 'exemple-test.fr', 'a_', '%',
 ];
 
 for (const backend of backends) {

@@ -82,6 +82,12 @@ export function searchTotal(term: SearchTerm, scope: SearchScope): RawBuilder<nu
 export const FETCH_ALL_BELOW = 20_000;
 
 /**
+ * A term that at most this many users can hold (matchesAtMost) is looked for whole: counting its matches and
+ * sorting its page out of them is one reading of them, which its count alone would cost anyway.
+ */
+export const FETCH_ALL_AT_MOST = 40_000;
+
+/**
  * How a page of a search alone is found, from its exact total:
  * - 'fetch': every match through the trigram index, then the page sorted out of them (cost: the total);
  * - 'walk': the list's sort index walked in order, each user's search row looked up (cost: the rows walked, about
@@ -107,20 +113,46 @@ export interface SearchPageQuery extends SearchScope, SortOrder {
 }
 
 /**
- * The total and the page's ids of a search alone. A term of four characters or more is first looked for whole,
- * up to FETCH_ALL_BELOW matches, in one statement that counts them and sorts the page out of them (what most terms
- * need). A term with more matches, or of one to three characters (counted from migration 0019's counts), has
- * its total counted (and kept while the data stays: list-totals.ts), and its page found as pageAccess decides.
+ * The total and the page's ids of a search alone. A term of four characters or more that at most
+ * FETCH_ALL_AT_MOST users hold (most terms) is looked for whole, in one statement that counts its matches and sorts
+ * the page out of them; one that none holds answers at once. A term with more, or of one to three characters
+ * (counted from migration 0019's counts), has its total counted (and kept while the data stays: list-totals.ts),
+ * and its page found as pageAccess decides. Until the backfill is through, the whole look is tried up to
+ * FETCH_ALL_BELOW matches first.
  */
 export async function searchPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, forced?: 'walk' | 'fetch'): Promise<{ total: number; ids: string[] }> {
   if (!forced && !isCountedTerm(query.term)) {
-    const whole = await fetchPage(db, query, FETCH_ALL_BELOW);
-    if (whole.matches <= FETCH_ALL_BELOW) return { total: whole.matches, ids: whole.ids };
+    const bound = await matchesAtMost(db, query);
+    if (bound === 0) return { total: 0, ids: [] };
+    // Few enough matches at most: all of them, counted and sorted, in one statement. Unknown: the same up to a cap.
+    if (bound !== null && bound <= FETCH_ALL_AT_MOST) {
+      const whole = await fetchPage(db, query, null);
+      return { total: whole.matches, ids: whole.ids };
+    }
+    if (bound === null) {
+      const whole = await fetchPage(db, query, FETCH_ALL_BELOW);
+      if (whole.matches <= FETCH_ALL_BELOW) return { total: whole.matches, ids: whole.ids };
+    }
   }
   const total = await exactTotal(db, 'users', db.selectNoFrom(searchTotal(query.term, query).as('total')), totals);
   if (total === 0 || query.offset >= total) return { total, ids: [] };
   const access = forced ?? pageAccess({ term: query.term, total, everyone: await query.everyone(), offset: query.offset, pageSize: query.pageSize });
   return { total, ids: access === 'fetch' ? (await fetchPage(db, query, null)).ids : await walkPage(db, query) };
+}
+
+/**
+ * At most how many users a term of four characters or more finds: the count of its rarest string of three
+ * characters (migration 0019's counts, a few rows each), 0 when one of them is nowhere; null until the backfill
+ * is through (the counts are not whole yet). It tells a common term from a rare one before reading any match.
+ */
+async function matchesAtMost(db: Kysely<Database>, query: SearchPageQuery): Promise<number | null> {
+  const letters = [...query.term.folded];
+  const grams = [...new Set(letters.slice(0, -2).map((_, i) => letters.slice(i, i + 3).join('')))];
+  const { rows } = await sql<{ done: boolean; bound: number | string }>`
+    select (select done from user_search_backfill) as done,
+           (select min(coalesce((select sum(g.n) from user_search_gram_counts as g where g.gram = t.gram and (g.is_active or ${query.includeInactive})), 0))
+            from unnest(${grams}::text[]) as t (gram)) as bound`.execute(db);
+  return rows[0]?.done ? Number(rows[0].bound) : null;
 }
 
 /** The matches (at most `cap` + 1 of them when given), counted, and the page's ids sorted out of them. */
