@@ -264,10 +264,10 @@ export interface UserSearchBackfillTable {
   done: boolean;
 }
 
-/** How many users' folded name or e-mail holds each string of 1 to 3 characters, per connection (migration 0019). */
+/** How many users' (inactive_only: inactive users') folded name or e-mail holds each string of 1 to 3 characters, per connection (migration 0019). */
 export interface UserSearchGramCountsTable {
   gram: string;
-  is_active: boolean;
+  inactive_only: boolean;
   backend: number;
   n: ColumnType<number, number, number>;
 }

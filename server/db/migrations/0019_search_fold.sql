@@ -39,16 +39,18 @@ CREATE TABLE user_search_backfill (
 INSERT INTO user_search_backfill (after_id, done) SELECT NULL, NOT EXISTS (SELECT 1 FROM user_search);
 
 -- ---------------------------------------------------------------------------------------------
--- 3. The number of users whose folded name or e-mail holds each string of one to three characters, by
--- is_active, one row per connection as user_counts does (writers never wait for one another). Only folded rows
--- are counted: once the backfill is through, the sum of a gram's rows is its exact total, in any transaction.
+-- 3. The number of users whose folded name or e-mail holds each string of one to three characters: of every user
+-- (inactive_only false) and of the inactive ones (true), so that a deactivation moves one count per string, not two;
+-- the active ones are the difference. One row per connection as user_counts does (writers never wait for one
+-- another). Only folded rows are counted: once the backfill is through, the sums of a gram's rows are exact, in any
+-- transaction.
 
 CREATE TABLE user_search_gram_counts (
   gram      text NOT NULL,
-  is_active boolean NOT NULL,
-  backend   integer NOT NULL,
-  n         bigint NOT NULL,
-  PRIMARY KEY (gram, is_active, backend)
+  inactive_only boolean NOT NULL,
+  backend       integer NOT NULL,
+  n             bigint NOT NULL,
+  PRIMARY KEY (gram, inactive_only, backend)
 );
 
 -- The distinct strings of one to three characters of a name and an e-mail (none across the two).
@@ -59,26 +61,30 @@ CREATE FUNCTION search_grams(name text, email text) RETURNS SETOF text LANGUAGE 
   CROSS JOIN LATERAL generate_series(1, length(v.s) - k + 1) AS i
 $$;
 
+-- The counts a set of rows makes: each string of each folded row once for everyone, once more if inactive.
+CREATE FUNCTION search_gram_counts_of(rows_name text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT format('SELECT g AS gram, k.inactive_only FROM %I AS r CROSS JOIN LATERAL search_grams(r.name, r.email) AS g
+                 CROSS JOIN (VALUES (false), (true)) AS k (inactive_only) WHERE r.folded AND (NOT k.inactive_only OR NOT r.is_active)', rows_name)
+$$;
+
 -- Rows inserted (argument 1) or deleted (-1), as the transition table `changed_rows`.
 CREATE FUNCTION count_search_grams_of_rows() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO user_search_gram_counts AS c (gram, is_active, backend, n)
-  SELECT g, r.is_active, pg_backend_pid(), TG_ARGV[0]::integer * count(*)
-  FROM changed_rows AS r CROSS JOIN LATERAL search_grams(r.name, r.email) AS g
-  WHERE r.folded GROUP BY 1, 2
-  ON CONFLICT (gram, is_active, backend) DO UPDATE SET n = c.n + excluded.n;
+  EXECUTE format('INSERT INTO user_search_gram_counts AS c (gram, inactive_only, backend, n)
+                  SELECT gram, inactive_only, pg_backend_pid(), %s * count(*) FROM (%s) AS counted GROUP BY 1, 2
+                  ON CONFLICT (gram, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n',
+                 TG_ARGV[0]::integer, search_gram_counts_of('changed_rows'));
   RETURN NULL;
 END $$;
 
 CREATE FUNCTION count_search_grams_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO user_search_gram_counts AS c (gram, is_active, backend, n)
-  SELECT gram, is_active, pg_backend_pid(), sum(d)
-  FROM (SELECT g AS gram, r.is_active, 1 AS d FROM new_rows AS r CROSS JOIN LATERAL search_grams(r.name, r.email) AS g WHERE r.folded
-        UNION ALL
-        SELECT g, r.is_active, -1 FROM old_rows AS r CROSS JOIN LATERAL search_grams(r.name, r.email) AS g WHERE r.folded) AS delta
-  GROUP BY 1, 2 HAVING sum(d) <> 0
-  ON CONFLICT (gram, is_active, backend) DO UPDATE SET n = c.n + excluded.n;
+  EXECUTE format('INSERT INTO user_search_gram_counts AS c (gram, inactive_only, backend, n)
+                  SELECT gram, inactive_only, pg_backend_pid(), sum(d)
+                  FROM (SELECT gram, inactive_only, 1 AS d FROM (%s) AS added UNION ALL SELECT gram, inactive_only, -1 FROM (%s) AS removed) AS delta
+                  GROUP BY 1, 2 HAVING sum(d) <> 0
+                  ON CONFLICT (gram, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n',
+                 search_gram_counts_of('new_rows'), search_gram_counts_of('old_rows'));
   RETURN NULL;
 END $$;
 
@@ -100,9 +106,10 @@ CREATE TRIGGER user_search_grams_truncate AFTER TRUNCATE ON user_search
 -- From scratch, after a load that bypassed the triggers (the benchmark seed).
 CREATE FUNCTION recount_search_grams() RETURNS void LANGUAGE sql AS $$
   DELETE FROM user_search_gram_counts;
-  INSERT INTO user_search_gram_counts (gram, is_active, backend, n)
-  SELECT g, s.is_active, 0, count(*) FROM user_search AS s CROSS JOIN LATERAL search_grams(s.name, s.email) AS g
-  WHERE s.folded GROUP BY 1, 2;
+  INSERT INTO user_search_gram_counts (gram, inactive_only, backend, n)
+  SELECT g, k.inactive_only, 0, count(*) FROM user_search AS s CROSS JOIN LATERAL search_grams(s.name, s.email) AS g
+  CROSS JOIN (VALUES (false), (true)) AS k (inactive_only)
+  WHERE s.folded AND (NOT k.inactive_only OR NOT s.is_active) GROUP BY 1, 2;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
@@ -185,8 +192,8 @@ CREATE OR REPLACE FUNCTION compact_list_totals() RETURNS void LANGUAGE sql AS $$
   DELETE FROM audit_day_counts WHERE backend = 0 AND n = 0;
   WITH gone AS (
     DELETE FROM user_search_gram_counts WHERE backend <> 0 AND backend NOT IN (SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL)
-    RETURNING gram, is_active, n)
-  INSERT INTO user_search_gram_counts AS c (gram, is_active, backend, n) SELECT gram, is_active, 0, sum(n) FROM gone GROUP BY gram, is_active
-  ON CONFLICT (gram, is_active, backend) DO UPDATE SET n = c.n + excluded.n;
+    RETURNING gram, inactive_only, n)
+  INSERT INTO user_search_gram_counts AS c (gram, inactive_only, backend, n) SELECT gram, inactive_only, 0, sum(n) FROM gone GROUP BY gram, inactive_only
+  ON CONFLICT (gram, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n;
   DELETE FROM user_search_gram_counts WHERE backend = 0 AND n = 0;
 $$;

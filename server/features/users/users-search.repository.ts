@@ -74,8 +74,14 @@ export function searchTotal(term: SearchTerm, scope: SearchScope): RawBuilder<nu
     ? sql`(select count(*) from user_search as s where s.id = ${scope.excludeUserId} and (s.is_active or ${scope.includeInactive}) and ${condition})`
     : sql`0`;
   return sql<number>`(case when (select done from user_search_backfill)
-    then (select coalesce(sum(g.n), 0) from user_search_gram_counts as g where g.gram = ${term.folded} and (g.is_active or ${scope.includeInactive})) - ${self}
+    then ${gramTotal(sql`${term.folded}`, scope.includeInactive)} - ${self}
     else ${counted} end)`;
+}
+
+/** How many users (active ones only unless `includeInactive`) hold a string of one to three characters: everyone's count, less the inactive ones'. */
+function gramTotal(gram: RawBuilder<unknown>, includeInactive: boolean): RawBuilder<number> {
+  return sql<number>`(select coalesce(sum(case when not g.inactive_only then g.n when ${includeInactive} then 0 else -g.n end), 0)
+    from user_search_gram_counts as g where g.gram = ${gram})`;
 }
 
 /** Below this total, a page is always taken from all the matches (see pageAccess). */
@@ -150,7 +156,7 @@ async function matchesAtMost(db: Kysely<Database>, query: SearchPageQuery): Prom
   const grams = [...new Set(letters.slice(0, -2).map((_, i) => letters.slice(i, i + 3).join('')))];
   const { rows } = await sql<{ done: boolean; bound: number | string }>`
     select (select done from user_search_backfill) as done,
-           (select min(coalesce((select sum(g.n) from user_search_gram_counts as g where g.gram = t.gram and (g.is_active or ${query.includeInactive})), 0))
+           (select min(${gramTotal(sql`t.gram`, query.includeInactive)})
             from unnest(${grams}::text[]) as t (gram)) as bound`.execute(db);
   return rows[0]?.done ? Number(rows[0].bound) : null;
 }
