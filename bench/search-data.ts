@@ -1,7 +1,7 @@
 // What the search benchmark reads from the database (issue 20): the vocabulary its terms are drawn from, the
 // no-match candidates checked, every user once (the independent count of each term's matches), and the filters.
 import type pg from 'pg';
-import { MatchCounter, noMatchCandidates, type Vocabulary } from './search-terms.ts';
+import { caseOnly, MatchCounter, noMatchCandidates, type Vocabulary } from './search-terms.ts';
 
 /** Users drawn (repeatably) for full names, e-mails and local parts. */
 const PEOPLE_SAMPLE = 2_000;
@@ -33,21 +33,29 @@ export async function checkedNoMatch(client: pg.Client, vocabulary: Vocabulary, 
   return found;
 }
 
-/** Each term's number of matching users (fold and substring, search-terms.ts), every user read once through a cursor. */
-export async function expectedTotals(client: pg.Client, terms: readonly string[], options: { activeOnly: boolean }): Promise<number[]> {
+/**
+ * Each term's number of matching users (fold and substring, search-terms.ts), and as many with case only ignored
+ * (what a search keeping accents finds), every user read once through a cursor.
+ */
+export async function expectedTotals(client: pg.Client, terms: readonly string[], options: { activeOnly: boolean }): Promise<{ folded: number[]; caseOnly: number[] }> {
   const counter = new MatchCounter(terms);
+  const caseOnlyCounter = new MatchCounter(terms, caseOnly);
   await client.query('begin read only');
   try {
     await client.query(`declare all_users no scroll cursor for select first_name, last_name, email from users${options.activeOnly ? ' where is_active' : ''}`);
     for (;;) {
       const { rows } = await client.query('fetch 20000 from all_users');
       if (rows.length === 0) break;
-      for (const row of rows) counter.add({ firstName: row.first_name, lastName: row.last_name, email: row.email });
+      for (const row of rows) {
+        const user = { firstName: row.first_name, lastName: row.last_name, email: row.email };
+        counter.add(user);
+        caseOnlyCounter.add(user);
+      }
     }
   } finally {
     await client.query('rollback');
   }
-  return counter.counts();
+  return { folded: counter.counts(), caseOnly: caseOnlyCounter.counts() };
 }
 
 export interface SearchFilters {

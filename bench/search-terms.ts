@@ -1,6 +1,7 @@
 // The search benchmark's terms (issue 20): a deterministic draw from the data's own vocabulary (names, e-mail
 // parts, domains, 1-3 letter fragments), with accents and without, and terms that match nobody; and the
 // search's meaning, to count each term's matches independently of the server. Pure.
+import { Random } from '../server/seed/seed-random.ts';
 
 export type TermKind =
   | 'surname'
@@ -73,19 +74,24 @@ export function matches(foldedTerm: string, user: { firstName: string; lastName:
   return fold(`${user.firstName} ${user.lastName}`).includes(foldedTerm) || fold(user.email).includes(foldedTerm);
 }
 
-/** Counts each term's matches over users given one at a time (each user folded once). */
+/** Lower case only: what a search that does not ignore accents finds (the count a mismatch is compared with). */
+export const caseOnly = (text: string) => text.toLowerCase();
+
+/** Counts each term's matches over users given one at a time (each user folded once); `normalize` is fold unless said. */
 export class MatchCounter {
   readonly #terms: string[];
   readonly #counts: number[];
+  readonly #normalize: (text: string) => string;
 
-  constructor(terms: readonly string[]) {
-    this.#terms = terms.map((t) => fold(t.trim()));
+  constructor(terms: readonly string[], normalize: (text: string) => string = fold) {
+    this.#normalize = normalize;
+    this.#terms = terms.map((t) => normalize(t.trim()));
     this.#counts = terms.map(() => 0);
   }
 
   add(user: { firstName: string; lastName: string; email: string }): void {
-    const name = fold(`${user.firstName} ${user.lastName}`);
-    const email = fold(user.email);
+    const name = this.#normalize(`${user.firstName} ${user.lastName}`);
+    const email = this.#normalize(user.email);
     for (let i = 0; i < this.#terms.length; i += 1) {
       const term = this.#terms[i]!;
       if (name.includes(term) || email.includes(term)) this.#counts[i]! += 1;
@@ -97,16 +103,10 @@ export class MatchCounter {
   }
 }
 
-/** A small seeded generator (mulberry32): the same seed, the same draws. */
+/** The demo seed's generator (mulberry32): the same seed, the same draws. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const random = new Random(seed);
+  return () => random.float();
 }
 
 const hasAccent = (text: string) => fold(text) !== text.toLowerCase();
