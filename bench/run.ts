@@ -7,17 +7,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { checkBenchDatabase, parseBenchArgs, type BenchArgs } from './args.ts';
+import { parseBenchArgs, type BenchArgs } from './args.ts';
 import { startCapturer, type Statement } from './capture.ts';
 import { sizeLabel } from './dataset.ts';
 import { runFloor } from './floor.ts';
 import { runLoad } from './load.ts';
-import { databaseName, withDatabase } from './names.ts';
+import { prepareDatabases } from './databases.ts';
+import { databaseName } from './names.ts';
 import { CpuMeter } from './cpu.ts';
 import type { Measure } from './stats.ts';
 import { consoleReport, markdownReport, type BenchReport, type ScenarioResult, type SizeRun } from './report.ts';
 import { buildScenarios, restoreWrites, sampleScenarioData, type Scenario } from './scenarios.ts';
-import { countRows, seedBenchDatabase, seededSize } from './seed-runner.ts';
+import { countRows } from './seed-runner.ts';
 import { freePort, startServer, type ServerProcess } from './server-process.ts';
 import { BENCH_POOL_SIZE, serverEnv, tokenSigner } from './server-env.ts';
 
@@ -27,42 +28,6 @@ const RESULTS = path.join(ROOT, 'bench', 'results');
 const WARM_UP_SECONDS = 2;
 
 const say = (line: string) => console.log(`[bench] ${line}`);
-
-/** The database of each size: DATABASE_URL's when it holds that size, else <name>_<label> (created and seeded). */
-async function prepareDatabases(args: BenchArgs, baseUrl: string): Promise<{ url: string; users: number }[]> {
-  if (args.sizes.length === 0) {
-    const users = await seededSize(baseUrl);
-    if (users === null) throw new Error(`'${databaseName(baseUrl)}' holds no benchmark data set: run npm run bench:seed first (or pass --sizes)`);
-    return [{ url: baseUrl, users }];
-  }
-  checkBenchDatabase(baseUrl, args.force);
-  const baseSize = args.reseed ? null : await seededSize(baseUrl);
-  const targets: { url: string; users: number }[] = [];
-  for (const users of [...args.sizes].sort((a, b) => a - b)) {
-    const url = baseSize === users ? baseUrl : withDatabase(baseUrl, `${databaseName(baseUrl)}_${sizeLabel(users)}`);
-    if (url !== baseUrl) await createDatabaseIfMissing(baseUrl, databaseName(url));
-    if (args.reseed || (await seededSize(url)) !== users) {
-      say(`seeding ${databaseName(url)} with ${users.toLocaleString('en')} users (its content is replaced)`);
-      await seedBenchDatabase(url, users, (line) => say(line));
-    }
-    targets.push({ url, users });
-  }
-  return targets;
-}
-
-async function createDatabaseIfMissing(baseUrl: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: withDatabase(baseUrl, 'postgres') });
-  await admin.connect();
-  try {
-    const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
-    if (found.rowCount === 0) {
-      say(`creating database ${name}`);
-      await admin.query(`create database "${name.replaceAll('"', '""')}"`);
-    }
-  } finally {
-    await admin.end();
-  }
-}
 
 /** What a request answered, in a few words (its total, or its id). */
 function answerOf(body: string): string {
@@ -212,7 +177,7 @@ async function main(): Promise<void> {
   const args = parseBenchArgs(process.argv.slice(2));
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) throw new Error('DATABASE_URL is not set: the PostgreSQL database seeded by npm run bench:seed');
-  const targets = await prepareDatabases(args, baseUrl);
+  const targets = await prepareDatabases(args, baseUrl, say);
   const report: BenchReport = {
     generatedAt: new Date().toISOString(),
     settings: { connections: args.connections, duration: args.duration, poolSize: BENCH_POOL_SIZE, node: process.version, postgres: await postgresVersion(baseUrl) },

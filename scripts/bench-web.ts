@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
+import { webSearchTerms } from '../bench/search-sample.ts';
 import { freePort, startServer, type ServerProcess } from '../bench/server-process.ts';
 import { loadTls } from '../server/tls.ts';
 import type { ServerConfig } from '../server/config.ts';
@@ -41,8 +42,8 @@ const PAGES = [
   { page: 'Administrator requests', path: '/admin' },
   { page: 'Creation wizard', path: '/utilisateurs/creer' },
 ] as const;
-// Common name fragments: present in the demo data and in the generated French names of bench:seed.
-const SEARCH_TERMS = ['mar', 'ber', 'lef', 'mor', 'dur', 'pet', 'gar', 'rou', 'lau', 'fra'];
+// Searches typed: a sample spread over the kinds of npm run bench:search's terms (bench/search-sample.ts).
+const SEARCH_SAMPLE = 20;
 const ACCOUNT = { email: 'backoffice@portail.test', password: 'Demo-Portail-2026' };
 
 function log(message: string) {
@@ -233,8 +234,9 @@ async function main(): Promise<void> {
     await signIn(page, server.origin);
     const chromiumVersion = `Chromium ${context.browser()?.version() ?? execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).trim()}`;
 
-    log(`search latency on /utilisateurs (${SEARCH_TERMS.length} searches)`);
-    const samples = await measureSearch(page, server.origin, SEARCH_TERMS);
+    const searchTerms = (await webSearchTerms(databaseUrl, SEARCH_SAMPLE)).map((t) => t.term);
+    log(`search latency on /utilisateurs (${searchTerms.length} searches: ${searchTerms.map((t) => `'${t}'`).join(', ')})`);
+    const samples = await measureSearch(page, server.origin, searchTerms);
     await page.goto('about:blank');
 
     const lighthouseRuns: LighthouseRun[] = [];
