@@ -1,7 +1,7 @@
 // How a page of a search alone is found (users-search.repository.ts, pageAccess): from the exact total, never from
 // an estimate. Pure.
 import { describe, expect, it } from 'vitest';
-import { FETCH_ALL_BELOW, isCountedTerm, pageAccess, searchTerm } from '../../server/features/users/users-search.repository.ts';
+import { FETCH_ALL_BELOW, fromNearerEnd, isCountedTerm, pageAccess, searchTerm } from '../../server/features/users/users-search.repository.ts';
 
 const everyone = 1_000_000;
 const first = { offset: 0, pageSize: 50, everyone };
@@ -30,5 +30,12 @@ describe('the way a page of a search is found', () => {
     expect(isCountedTerm(searchTerm('œu'))).toBe(true);
     expect(isCountedTerm(searchTerm('œuv'))).toBe(false);
     expect(isCountedTerm(searchTerm('mart'))).toBe(false);
+  });
+
+  it('reads a page of the second half from the other end, the last one first, a short last page whole', () => {
+    expect(fromNearerEnd({ offset: 0, pageSize: 10 }, 95)).toEqual({ offset: 0, pageSize: 10, reversed: false });
+    expect(fromNearerEnd({ offset: 40, pageSize: 10 }, 95)).toEqual({ offset: 40, pageSize: 10, reversed: false });
+    expect(fromNearerEnd({ offset: 50, pageSize: 10 }, 95)).toEqual({ offset: 35, pageSize: 10, reversed: true });
+    expect(fromNearerEnd({ offset: 90, pageSize: 10 }, 95)).toEqual({ offset: 0, pageSize: 5, reversed: true });
   });
 });

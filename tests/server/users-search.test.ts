@@ -105,7 +105,29 @@ for (const backend of backends) {
               const found = await listUsersPage(db, query, null, { searchAccess });
               expect(found.total, `${term} ${sort} ${order}`).toBe(want.length);
               expect(found.rows.map((r) => r.id), `${term} ${sort} ${order} ${searchAccess}`).toEqual(want.slice(3, 6));
+              // The last page and the one before it, read from the other end when the walk finds them.
+              const lastPage = Math.max(1, Math.ceil(want.length / 3));
+              for (const page of [lastPage, lastPage - 1].filter((p) => p >= 1)) {
+                const tail = await listUsersPage(db, { ...query, page }, null, { searchAccess });
+                expect(tail.rows.map((r) => r.id), `${term} ${sort} ${order} ${searchAccess} page ${page}`).toEqual(want.slice((page - 1) * 3, page * 3));
+              }
             }
+          }
+        }
+      }
+    });
+
+    it('gives a filtered list\'s later pages as its whole order does, read from either end', async () => {
+      const clinique = await fixtures(db).organization('Clinique des Tilleuls');
+      const organization = { id: clinique.id, code: clinique.code, name: clinique.name, type: 'SIREN' as const, parentCode: null, parentId: null, member: true, closed: false };
+      for (const sort of ['name', 'email', 'lastLogin'] as const) {
+        for (const order of ['asc', 'desc'] as const) {
+          const filter = { ...base, organization, sort, order, search: 'e' };
+          const whole = await listUsersPage(db, { ...filter, pageSize: 100 });
+          expect(whole.total).toBeGreaterThan(4);
+          for (let page = 1; page <= Math.ceil(whole.total / 2); page++) {
+            const one = await listUsersPage(db, { ...filter, pageSize: 2, page });
+            expect(one.rows.map((r) => r.id), `${sort} ${order} ${page}`).toEqual(whole.rows.slice((page - 1) * 2, page * 2).map((r) => r.id));
           }
         }
       }

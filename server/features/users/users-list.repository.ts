@@ -7,8 +7,8 @@ import type { OrganizationDto } from '../organizations/organizations.repository.
 import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { exactTotal, userCount, type ListTotals } from '../../db/list-totals.ts';
 import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
-import { searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
-import { sortKey, type UserSort } from './users-sort.repository.ts';
+import { fromNearerEnd, searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
+import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
 import type { Database } from '../../db/schema.ts';
 
 export { sortKey, type UserSort } from './users-sort.repository.ts';
@@ -132,7 +132,6 @@ export interface ListUsersOptions {
  */
 export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, totals: ListTotals | null = null, options: ListUsersOptions = {}): Promise<UserListPage> {
   const search = query.search?.trim();
-  const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
   const offset = pageOffset(query);
   if (search && !query.organization && !query.roleCode && !query.scope && !query.userIds) {
     const found = await searchPage(db, { ...query, offset, term: searchTerm(search), everyone: () => countUnfiltered(db, { includeInactive: query.includeInactive }) }, totals, options.searchAccess);
@@ -145,6 +144,8 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
 
   // The page's size and offset are written in the statement (literals): the planner knows how few rows it
   // reads, and the first page of a size is one text, prepared once per connection (database.ts).
+  // A page in the second half is read from the other end (fromNearerEnd); the rows are sorted again below.
+  const at = fromNearerEnd({ offset, pageSize: query.pageSize }, total);
   const ids =
     query.sort === 'name' && !isFiltered(query) && !query.excludeUserId && offset >= (options.rangesFromOffset ?? RANGES_FROM_OFFSET)
       ? pageIdsByNameRanges(query, offset, total)
@@ -152,10 +153,10 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
           .selectFrom('users')
           .select('users.id')
           .where((eb) => userFilter(eb, query))
-          .orderBy(sortKey(query))
-          .orderBy(sql`users.id ${direction}`)
-          .limit(sql.lit(query.pageSize))
-          .$if(offset > 0, (q) => q.offset(sql.lit(offset)))}`.as('page');
+          .orderBy(sortKey(query, at.reversed))
+          .orderBy(idOrder(query, at.reversed))
+          .limit(sql.lit(at.pageSize))
+          .$if(at.offset > 0, (q) => q.offset(sql.lit(at.offset)))}`.as('page');
   const rows = await pageRows(db, query, ids);
   return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total };
 }

@@ -6,7 +6,7 @@ import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from
 import { COUNTED_GRAM_LENGTH, searchFold } from '../../core/search-fold.ts';
 import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
 import type { Database } from '../../db/schema.ts';
-import { orderByKey, searchSortKey, sortKey, type SortOrder } from './users-sort.repository.ts';
+import { idOrder, orderByKey, searchSortKey, sortKey, type SortOrder } from './users-sort.repository.ts';
 
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -143,7 +143,7 @@ export async function searchPage(db: Kysely<Database>, query: SearchPageQuery, t
   const total = await exactTotal(db, 'users', db.selectNoFrom(searchTotal(query.term, query).as('total')), totals);
   if (total === 0 || query.offset >= total) return { total, ids: [] };
   const access = forced ?? pageAccess({ term: query.term, total, everyone: await query.everyone(), offset: query.offset, pageSize: query.pageSize });
-  return { total, ids: access === 'fetch' ? (await fetchPage(db, query, null)).ids : await walkPage(db, query) };
+  return { total, ids: access === 'fetch' ? (await fetchPage(db, query, null)).ids : await walkPage(db, fromNearerEnd(query, total)) };
 }
 
 /**
@@ -174,14 +174,24 @@ async function fetchPage(db: Kysely<Database>, query: SearchPageQuery, cap: numb
   return { matches: Number(rows[0]!.matches), ids: rows[0]!.ids };
 }
 
+/**
+ * A page in the second half of the order, read from the other end: the same rows in the exact opposite order
+ * (sortKey's `reversed`), after fewer rows; the last page is the first one read backwards. Pure.
+ */
+export function fromNearerEnd<Q extends { offset: number; pageSize: number }>(query: Q, total: number): Q & { reversed: boolean } {
+  const rows = Math.max(0, Math.min(query.pageSize, total - query.offset));
+  if (query.offset + rows / 2 <= total / 2) return { ...query, reversed: false };
+  return { ...query, offset: total - query.offset - rows, pageSize: rows, reversed: true };
+}
+
 /** The page's ids by walking the sort's index on users, each user looked up in user_search (a scalar subquery: never a join reading every match). */
-async function walkPage(db: Kysely<Database>, query: SearchPageQuery): Promise<string[]> {
-  const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
+async function walkPage(db: Kysely<Database>, query: SearchPageQuery & { reversed: boolean }): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
     select users.id from users
     where (users.is_active or ${query.includeInactive}) ${query.excludeUserId ? sql`and users.id <> ${query.excludeUserId}` : sql``}
       and coalesce((select ${searchCondition(query.term)} from user_search as s where s.id = users.id), false)
-    order by ${sortKey(query)}, users.id ${direction}
+    order by ${sortKey(query, query.reversed)}, ${idOrder(query, query.reversed)}
     limit ${sql.lit(query.pageSize)} offset ${sql.lit(query.offset)}`.execute(db);
-  return rows.map((r) => r.id);
+  const ids = rows.map((r) => r.id);
+  return query.reversed ? ids.reverse() : ids;
 }

@@ -11,11 +11,20 @@ export interface SortOrder {
 
 const direction = (order: SortOrder['order']) => (order === 'desc' ? sql.raw('desc') : sql.raw('asc'));
 
-/** The sort of the list, on the table `users`. */
-export function sortKey(query: SortOrder): RawBuilder<unknown> {
-  if (query.sort === 'email') return sql`lower(users.email) ${direction(query.order)}`;
-  if (query.sort === 'lastLogin') return sql`users.last_login_at ${direction(query.order)} nulls last`;
-  return sql`lower(users.last_name || users.first_name) ${direction(query.order)}`;
+/**
+ * The sort of the list, on the table `users`, with its tie-break by id; `reversed`, the exact opposite order (read
+ * from the other end: users without a last sign-in, last in both directions, then come first).
+ */
+export function sortKey(query: SortOrder, reversed = false): RawBuilder<unknown> {
+  const order = reversed ? (query.order === 'desc' ? 'asc' : 'desc') : query.order;
+  if (query.sort === 'email') return sql`lower(users.email) ${direction(order)}`;
+  if (query.sort === 'lastLogin') return sql`users.last_login_at ${direction(order)} ${reversed ? sql`nulls first` : sql`nulls last`}`;
+  return sql`lower(users.last_name || users.first_name) ${direction(order)}`;
+}
+
+/** The tie-break of sortKey. */
+export function idOrder(query: SortOrder, reversed = false): RawBuilder<unknown> {
+  return sql`users.id ${direction((query.order === 'desc') !== reversed ? 'desc' : 'asc')}`;
 }
 
 /**
