@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchFold } from '../../server/core/search-fold.ts';
+import { ListTotals } from '../../server/db/list-totals.ts';
 import { listUsersPage, sortKey, type UserListQuery } from '../../server/features/users/users-list.repository.ts';
 import { searchBackfillJob } from '../../server/jobs/search-backfill.ts';
 import type { Database } from '../../server/db/schema.ts';
@@ -152,6 +153,28 @@ for (const backend of backends) {
       expect(await gramDrift()).toEqual([]);
       expect(await differences(['qw', 'q', 'wé', 'qwe', 'àr', 'ar', 'qwk', 'qwq'])).toEqual([]);
     }, 60_000);
+
+    it("gives the totals a process keeps the meaning the backfill gives the rows it folds (a kept total is not the former one's)", async () => {
+      const f = fixtures(db);
+      const clinique = await f.organization('Clinique des Tilleuls');
+      const { id } = await f.user({ organizationId: clinique.id, roleCode: 'COMPTABLE', email: 'kept@exemple-test.fr' });
+      await db.updateTable('users').set({ first_name: 'Mylène', last_name: 'Gardée' }).where('id', '=', id).execute();
+      await sql`update user_search s set name = lower(u.first_name || ' ' || u.last_name), email = lower(u.email), folded = false from users u where u.id = s.id`.execute(db);
+      await sql`update user_search_backfill set after_id = null, done = false`.execute(db);
+      const organization = { id: clinique.id, code: clinique.code, name: clinique.name, type: 'SIREN' as const, parentCode: null, parentId: null, member: true, closed: false };
+      const totals = new ListTotals();
+      const queries = [{ ...base, search: 'yle' }, { ...base, search: 'mylene' }, { ...base, search: 'gardee', organization }];
+      const before = await Promise.all(queries.map(async (query) => (await listUsersPage(db, query, totals)).total));
+      const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      await searchBackfillJob({ db }).run({ now: new Date(), signal: new AbortController().signal, log });
+      for (const [i, query] of queries.entries()) {
+        const kept = await listUsersPage(db, query, totals);
+        const fresh = await listUsersPage(db, query, null);
+        expect(fresh.rows.map((r) => r.id), query.search).toContain(id);
+        expect(fresh.total, query.search).toBe(before[i]! + 1);
+        expect(kept.total, query.search).toBe(fresh.total);
+      }
+    });
 
     it('keeps the search whole and the counts exact while the backfill folds rows that writers change at the same time', async () => {
       await sql`update user_search s set name = lower(u.first_name || ' ' || u.last_name), email = lower(u.email), folded = false from users u where u.id = s.id`.execute(db);
