@@ -125,6 +125,16 @@ for (const backend of backends) {
       }
     });
 
+    // Defect (low, not fixed): JavaScript lowers a final capital sigma to 'ς', PostgreSQL's lower() to 'σ': a Greek
+    // name written in capitals is not found as typed. Both folds would need 'ς' → 'σ' (a migration for search_fold()).
+    it.fails('finds a Greek name written in capitals as typed', async () => {
+      const { id } = await fixtures(db).user({ organizationId: (await fixtures(db).organization('Clinique des Tilleuls')).id, roleCode: 'COMPTABLE', email: 'greek@exemple-test.fr' });
+      await db.updateTable('users').set({ first_name: 'ΝΙΚΟΣ', last_name: 'ΠΑΠΑΣ' }).where('id', '=', id).execute();
+      for (const term of ['ΝΙΚΟΣ', 'ΝΙΚΟΣ ΠΑΠΑΣ', 'νικος']) {
+        expect((await listUsersPage(db, { ...base, search: term })).rows.map((r) => r.id), term).toContain(id);
+      }
+    });
+
     it('keeps the counts of short strings exact under two transactions writing at once, one of them rolled back', async () => {
       const other = backend.name === 'postgres' ? (await t.openAnother()).db : db;
       const clinique = await fixtures(db).organization('Clinique des Tilleuls');
