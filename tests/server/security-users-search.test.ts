@@ -101,9 +101,18 @@ for (const backend of backends) {
       expect(answer.body.total).toBeUndefined();
     });
 
+    it('refuses a term with a NUL character, one over 200 characters, and a term given twice (400), counting nothing', async () => {
+      for (const query of [`search=${encodeURIComponent('qx\u0000vl')}`, `search=${'a'.repeat(201)}`, 'search=qxvl&search=zq.']) {
+        const answer = await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/users', query });
+        expect(answer.status, query).toBe(400);
+        expect(answer.body.total, query).toBeUndefined();
+      }
+      expect((await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/users', query: { search: 'é'.repeat(200) } })).status).toBe(200);
+    });
+
     it('exports only the matches the persona may see', async () => {
-      for (const as of [PERSONAS.adminClinique, PERSONAS.adminEhpad, 'zq.partage@exemple-test.fr']) {
-        for (const term of ['qxvl', 'xvl', 'zq.']) {
+      for (const as of [PERSONAS.adminClinique, PERSONAS.adminEhpad, 'zq.partage@exemple-test.fr', PERSONAS.lecteur, PERSONAS.backoffice]) {
+        for (const term of ['qxvl', 'xvl', 'zq.', 'QXVLÀN']) {
           const visible = (await reach(as, { includeInactive: true })).filter(rule(term));
           const answer = await callApi(t, { as, method: 'GET', route: '/api/v2/users/export', query: { search: term, includeInactive: true } });
           expect(answer.status).toBe(200);

@@ -161,6 +161,18 @@ for (const backend of backends) {
         .catch(() => undefined);
       await Promise.all([writeA, writeB, rolledBack]);
       expect(await gramDrift()).toEqual([]);
+      // The same user changed by two transactions at once: the second waits for the first, then changes its result.
+      const same = made[1]!.id;
+      const first = db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ first_name: 'Qwàssé', is_active: true }).where('id', '=', same).execute();
+        await sql`select pg_sleep(0.2)`.execute(trx);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const second = other.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ last_name: 'Qwézé', is_active: false }).where('id', '=', same).execute();
+      });
+      await Promise.all([first, second]);
+      expect(await gramDrift()).toEqual([]);
       expect(await differences(['qw', 'q', 'wé', 'qwe', 'àr', 'ar', 'qwk', 'qwq'])).toEqual([]);
     }, 60_000);
 
