@@ -15,8 +15,17 @@ export async function searchBackfillState(db: Kysely<Database>): Promise<SearchB
   return { afterId: row?.after_id ?? null, done: row?.done ?? true };
 }
 
-/** One batch after `afterId`, in one transaction: the last id it passed, or null when the backfill is through. */
+/**
+ * One batch after `afterId`, in one transaction: the last id it passed, or null when the backfill is through. A
+ * folded row may match other terms than before: the users lists' version moves with it (as the triggers of users do,
+ * migration 0004), so that no process keeps a total counted before the batch (list-totals.ts).
+ */
 export async function backfillSearchBatch(db: Kysely<Database>, afterId: string | null, size: number): Promise<string | null> {
-  const { rows } = await sql<{ last_id: string | null }>`select backfill_user_search(${afterId}::uuid, ${size}) as last_id`.execute(db);
+  const { rows } = await sql<{ last_id: string | null }>`
+    with batch as (select backfill_user_search(${afterId}::uuid, ${size}) as last_id),
+    bumped as (
+      insert into list_versions as v (list, backend, version) values ('users', pg_backend_pid(), 1)
+      on conflict (list, backend) do update set version = v.version + 1)
+    select last_id from batch`.execute(db);
   return rows[0]?.last_id ?? null;
 }

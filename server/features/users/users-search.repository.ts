@@ -16,8 +16,10 @@ export interface SearchTerm {
   lowered: string;
 }
 
+/** The term composed first (NFC): 'e' + U+0301, as some sources paste it, is looked for as 'é' (as names are usually written). */
 export function searchTerm(search: string): SearchTerm {
-  return { folded: searchFold(search), lowered: search.toLowerCase() };
+  const composed = search.normalize('NFC');
+  return { folded: searchFold(composed), lowered: composed.toLowerCase() };
 }
 
 /** Whether the term's total comes from the counts kept by triggers (once the backfill of migration 0019 is through). */
