@@ -1,4 +1,5 @@
-// The folding of a search (issue 20): lower case, the accents of Latin letters dropped, ligatures spelt out, so
+// The folding of a search (issue 20): composed (NFC), lower case, the accents of Latin letters dropped, ligatures
+// spelt out, the final sigma as any sigma, so
 // that 'helene' finds Hélène, 'LEFEVRE' finds Lefèvre and 'oe' finds œ. The mirror of search_fold() in SQL
 // (migration 0019), which folds what is searched; a test holds the two equal on every Latin letter. Pure.
 
@@ -13,8 +14,8 @@ const SPELT: Record<string, string> = { œ: 'oe', Œ: 'oe', æ: 'ae', Æ: 'ae', 
 /** The text as the search compares it. */
 export function searchFold(text: string): string {
   let folded = '';
-  for (const letter of text) folded += PLAIN.get(letter) ?? letter;
-  return folded.toLowerCase().replace(/[œŒæÆß]/g, (letter) => SPELT[letter]!);
+  for (const letter of text.normalize('NFC')) folded += PLAIN.get(letter) ?? letter;
+  return folded.toLowerCase().replace(/[œŒæÆß]/g, (letter) => SPELT[letter]!).replaceAll('ς', 'σ');
 }
 
 /** The longest term whose total is read from the counts kept by triggers (migration 0019: strings of 1 to 3 characters). */

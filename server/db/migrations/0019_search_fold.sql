@@ -8,15 +8,17 @@
 -- Runs on PostgreSQL 15 and on PGlite 0.5 (PostgreSQL 18).
 
 -- ---------------------------------------------------------------------------------------------
--- 1. The folding: lower case, the accents of Latin letters dropped, ligatures spelt out. Its mirror in
+-- 1. The folding: composed first (NFC: an 'e' followed by a combining accent, as some sources write names, is
+-- 'é'), lower case, the accents of Latin letters dropped, ligatures spelt out, the Greek final sigma as any sigma
+-- (JavaScript and PostgreSQL lower a capital sigma differently). Its mirror in
 -- TypeScript (server/core/search-fold.ts) folds the term; a test holds the two equal on every Latin letter.
 -- Upper and lower case are both in the table: a database whose lower() knows only ASCII folds them alike.
 
 CREATE FUNCTION search_fold(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  SELECT replace(replace(replace(replace(replace(lower(translate($1,
+  SELECT replace(replace(replace(replace(replace(replace(lower(translate(normalize($1, NFC),
     'ÀÁÂÃÄÅÇÈÉÊËÌÍÎÏÑÒÓÔÕÖÙÚÛÜÝàáâãäåçèéêëìíîïñòóôõöùúûüýÿĀāĂăĄąĆćĈĉĊċČčĎďĒēĔĕĖėĘęĚěĜĝĞğĠġĢģĤĥĨĩĪīĬĭĮįİĴĵĶķĹĺĻļĽľŃńŅņŇňŌōŎŏŐőŔŕŖŗŘřŚśŜŝŞşŠšŢţŤťŨũŪūŬŭŮůŰűŲųŴŵŶŷŸŹźŻżŽžĐđŁłØøĦħı',
     'aaaaaaceeeeiiiinooooouuuuyaaaaaaceeeeiiiinooooouuuuyyaaaaaaccccccccddeeeeeeeeeegggggggghhiiiiiiiiijjkkllllllnnnnnnoooooorrrrrrssssssssttttuuuuuuuuuuuuwwyyyzzzzzzddlloohhi')),
-    'œ', 'oe'), 'Œ', 'oe'), 'æ', 'ae'), 'Æ', 'ae'), 'ß', 'ss')
+    'œ', 'oe'), 'Œ', 'oe'), 'æ', 'ae'), 'Æ', 'ae'), 'ß', 'ss'), 'ς', 'σ')
 $$;
 
 -- ---------------------------------------------------------------------------------------------
