@@ -4,7 +4,7 @@ import { USER_LIST_REQUIRED } from '../features/session/guarded';
 import { guardBeforeLoad } from '../features/session/route-guard';
 import { listSearchFields, type ListSearch } from '../lib/list-search';
 import { matching, oneOf, searchValidator, uuid } from '../lib/search-params';
-import { JOURNAL_ACTION_GROUP_KEYS, type JournalActionGroup } from '../domain/journal';
+import { JOURNAL_ACTION_GROUP_KEYS, type JournalActionGroup } from '../domain/journal-groups';
 
 export interface JournalSearch extends Omit<ListSearch, 'order'> {
   from?: string;

@@ -1,7 +1,6 @@
 import { createRoute, Outlet, useRouter, useRouterState } from '@tanstack/react-router';
 import { rootRoute } from './root';
 import { Guarded } from '../features/session/guarded';
-import { guardBeforeLoad } from '../features/session/route-guard';
 import { useSession } from '../session';
 import { sessionNotice } from '../machines/session/session.selectors';
 import type { SessionProfile } from '../machines/session/session.machine';
@@ -56,11 +55,10 @@ function SignedInShell() {
   );
 }
 
-/** The layout of every signed-in screen: guarded (before load once the session is known, and at render), inside the shell. */
+/** The layout of every signed-in screen: guarded, inside the shell (a route with a further requirement also checks it before load). */
 export const shellRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'shell',
-  beforeLoad: guardBeforeLoad(),
   component: () => (
     <Guarded>
       <SignedInShell />

@@ -1,4 +1,4 @@
-// Guards before load (issue 18): once the session is known, the router enforces the guard machine's decision in
+// Guards before load (issue 18): once the signed-in person is known, the router enforces the guard machine's decision in
 // `beforeLoad`, before the route's chunk and loader; while it is not known yet (a first load) nothing waits: the route
 // proceeds and the render-time guard (guarded.tsx) decides as soon as it is.
 import { redirect } from '@tanstack/react-router';
@@ -12,11 +12,19 @@ type Context = Pick<RouterContext, 'session'>;
 
 const decisionNow = (context: Context, requirement: GuardRequirement): GuardOutcome => guardDecision(requirement, guardSession(context.session.getSnapshot()));
 
-/** A route's `beforeLoad`: with the session known, someone the rule refuses is redirected where the render-time guard would send them. */
-export function guardBeforeLoad(requirement: GuardRequirement = {}) {
+/**
+ * A route's `beforeLoad`: someone signed in and known whom the rule refuses is redirected where the render-time
+ * guard would send them. Anyone else goes on: while the session is not known yet, or with nobody signed in, the
+ * render-time guard decides (a signed-out visitor's route may have its own `beforeLoad` to run first: the e-mail
+ * confirmation remembers its token for after the sign-in).
+ */
+export function guardBeforeLoad(requirement: GuardRequirement) {
   return ({ context }: { context: Context }): void => {
-    const outcome = decisionNow(context, requirement);
-    if (outcome.kind === 'redirect') throw redirect({ to: outcome.to, replace: true });
+    const session = guardSession(context.session.getSnapshot());
+    if (!session.user) return;
+    const outcome = guardDecision(requirement, session);
+    // A redirect from `beforeLoad` replaces the refused entry in the history, as the render-time guard does.
+    if (outcome.kind === 'redirect') throw redirect({ to: outcome.to });
   };
 }
 
