@@ -1,4 +1,4 @@
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import type { RouterContext } from './router-context';
 import { rootRoute } from './routes/root';
 import { landingRoute } from './routes/landing';
@@ -29,13 +29,16 @@ export const routeTree = rootRoute.addChildren([
   shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute, myRequestsRoute, workflowsRoute, testV2ApiRoute, emailConfirmationRoute, journalRoute]),
 ]);
 
-export function createAppRouter(context: RouterContext) {
-  return createRouter({ routeTree, context, defaultPreload: 'intent', scrollRestoration: true });
+/** The app's router; `history` is the browser's unless given (the route tests keep it in memory). */
+export function createAppRouter(context: RouterContext, history?: RouterHistory) {
+  return createRouter({ routeTree, context, history, defaultPreload: 'intent', scrollRestoration: true });
 }
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
 
 declare module '@tanstack/react-router' {
   interface Register {
-    router: ReturnType<typeof createAppRouter>;
+    router: AppRouter;
   }
   interface HistoryState {
     /** A message a screen passes to the next one (e.g. a decision's outcome to the invitations list). */

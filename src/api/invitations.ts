@@ -42,22 +42,6 @@ export function rejectInvitation(api: ApiClient, id: number, rejectionReason: st
   return unwrap(api.POST('/api/v2/invitations/{id}/reject', { params: { path: { id } }, body: { rejectionReason } }), 'Failed to reject invitation');
 }
 
-export type MyInvitationsQuery = NonNullable<operations['listMyInvitations']['parameters']['query']>;
-
-/** GET /api/v2/invitations/mine: the requests the caller made ('Mes demandes'). */
-export function fetchMyInvitations(api: ApiClient, query: MyInvitationsQuery): Promise<InvitationList> {
-  return unwrap(api.GET('/api/v2/invitations/mine', { params: { query } }), 'Failed to fetch invitations');
-}
-
-export function myInvitationsQueryOptions(api: ApiClient, query: MyInvitationsQuery) {
-  return queryOptions({ queryKey: [...invitationsKeys.all, 'mine', query] as const, queryFn: () => fetchMyInvitations(api, query), placeholderData: keepPreviousData });
-}
-
-/** POST /api/v2/invitations/{id}/cancel: the reason is optional. */
-export function cancelInvitation(api: ApiClient, id: number, reason: string | null): Promise<Invitation> {
-  return unwrap(api.POST('/api/v2/invitations/{id}/cancel', { params: { path: { id } }, body: reason ? { reason } : {} }), 'Failed to cancel invitation');
-}
-
 export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
 
 /** POST /api/v2/invitations?organizationId={id}: an administrator request or a role assignment, pending. */

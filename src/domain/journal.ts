@@ -1,6 +1,9 @@
-// The journal's filter of kinds of change: what people choose (a few groups), and the API's actions behind each.
+// The journal's filter of kinds of change: what people choose (a few groups, journal-groups.ts), and the API's actions behind each.
+import type { JournalActionGroup } from './journal-groups';
 
-export const JOURNAL_ACTION_GROUPS = {
+export { JOURNAL_ACTION_GROUP_KEYS, type JournalActionGroup } from './journal-groups';
+
+export const JOURNAL_ACTION_GROUPS: Readonly<Record<JournalActionGroup, readonly string[]>> = {
   creation: ['user.create'],
   modification: ['user.update'],
   email: ['user.email.request', 'user.email.confirm'],
@@ -14,11 +17,7 @@ export const JOURNAL_ACTION_GROUPS = {
   requestRejected: ['invitation.reject'],
   requestClosed: ['invitation.cancel', 'invitation.expire'],
   export: ['users.export', 'journal.export'],
-} as const;
-
-export type JournalActionGroup = keyof typeof JOURNAL_ACTION_GROUPS;
-
-export const JOURNAL_ACTION_GROUP_KEYS = Object.keys(JOURNAL_ACTION_GROUPS) as JournalActionGroup[];
+};
 
 /** The `action` parameter of GET /api/v2/audit for a group (none: every kind). */
 export const actionsOf = (group: JournalActionGroup | undefined): string | undefined => (group ? JOURNAL_ACTION_GROUPS[group].join(',') : undefined);

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { createLazyRoute, Link, useRouter } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Guarded } from '../features/session/guarded';
+import { BACK_OFFICE_ONLY, Guarded } from '../features/session/guarded';
 import { DecisionFlow } from '../features/invitations/invitation-decision-flow';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { invitationQueryOptions } from '../api/invitations';
@@ -102,7 +102,7 @@ function InvitationScreen() {
 
 export const Route = createLazyRoute('/shell/admin/$id')({
   component: () => (
-    <Guarded requirement={{ backOfficeOnly: true }}>
+    <Guarded requirement={BACK_OFFICE_ONLY}>
       <InvitationScreen />
     </Guarded>
   ),

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { createLazyRoute, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Guarded } from '../features/session/guarded';
+import { BACK_OFFICE_ONLY, Guarded } from '../features/session/guarded';
 import { DecisionFlow } from '../features/invitations/invitation-decision-flow';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { invitationsQueryOptions, type Invitation } from '../api/invitations';
@@ -86,8 +86,6 @@ function AdminInvitations() {
     </>
   );
 }
-
-const BACK_OFFICE_ONLY = { backOfficeOnly: true } as const;
 
 export const Route = createLazyRoute('/shell/admin')({
   component: () => (

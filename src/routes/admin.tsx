@@ -2,9 +2,10 @@ import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
 import { listSearchFields, type ListSearch } from '../lib/list-search';
 import { oneOf, searchValidator } from '../lib/search-params';
-import { prefetchForScreen } from '../lib/route-prefetch';
 import { invitationsQueryOptions } from '../api/invitations';
 import { invitationsListQuery } from '../lib/list-queries';
+import { BACK_OFFICE_ONLY } from '../features/session/guarded';
+import { guardBeforeLoad, prefetchWhenAllowed } from '../features/session/route-guard';
 
 import { INVITATION_STATUS_FILTERS, type InvitationStatusFilter } from '../domain/invitation-status';
 
@@ -22,11 +23,12 @@ const validateSearch = searchValidator<AdminSearch>({
   ...listSearchFields('desc'),
 });
 
-/** /admin: the requests' data leaves with the screen's code (admin.lazy.tsx), not after it. */
+/** /admin: the requests' data leaves with the screen's code (admin.lazy.tsx), not after it, and only for the back office. */
 export const adminRoute = createRoute({
   getParentRoute: () => shellRoute,
   path: '/admin',
   validateSearch,
+  beforeLoad: guardBeforeLoad(BACK_OFFICE_ONLY),
   loaderDeps: ({ search }) => search,
-  loader: ({ context, deps }) => prefetchForScreen(context, invitationsQueryOptions(context.api, invitationsListQuery(deps))),
+  loader: ({ context, deps }) => prefetchWhenAllowed(context, BACK_OFFICE_ONLY, invitationsQueryOptions(context.api, invitationsListQuery(deps))),
 }).lazy(() => import('./admin.lazy').then((m) => m.Route));

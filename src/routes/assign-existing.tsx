@@ -1,5 +1,7 @@
 import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
+import { USER_CREATE_REQUIRED } from '../features/session/guarded';
+import { guardBeforeLoad } from '../features/session/route-guard';
 import { listSearchFields, type ListSearch } from '../lib/list-search';
 import { searchValidator } from '../lib/search-params';
 
@@ -14,5 +16,6 @@ const validateSearch = searchValidator<AssignExistingSearch>({ search, page });
 export const assignExistingRoute = createRoute({
   getParentRoute: () => shellRoute,
   path: '/admin-actions/assign-existing',
+  beforeLoad: guardBeforeLoad(USER_CREATE_REQUIRED),
   validateSearch,
 }).lazy(() => import('./assign-existing.lazy').then((m) => m.Route));

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { createLazyRoute } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Guarded } from '../features/session/guarded';
+import { Guarded, USER_LIST_REQUIRED } from '../features/session/guarded';
 import { useUsersOrganizationFilters } from '../features/users/use-users-organization-filters';
 import { journalEntryView } from '../features/journal/journal-entry-view';
 import { journalQueryOptions } from '../api/audit';
@@ -113,7 +113,7 @@ function normalizedDays(changes: { from?: string; to?: string }): Partial<Journa
 // Whoever may list users reads the journal of their scope (the server decides what each entry shows).
 export const Route = createLazyRoute('/shell/journal')({
   component: () => (
-    <Guarded requirement={{ permissions: ['USER_LIST'] }}>
+    <Guarded requirement={USER_LIST_REQUIRED}>
       <JournalScreen />
     </Guarded>
   ),

@@ -1,8 +1,10 @@
 import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
+import { USER_LIST_REQUIRED } from '../features/session/guarded';
+import { guardBeforeLoad } from '../features/session/route-guard';
 import { listSearchFields, type ListSearch } from '../lib/list-search';
 import { matching, oneOf, searchValidator, uuid } from '../lib/search-params';
-import { JOURNAL_ACTION_GROUP_KEYS, type JournalActionGroup } from '../domain/journal';
+import { JOURNAL_ACTION_GROUP_KEYS, type JournalActionGroup } from '../domain/journal-groups';
 
 export interface JournalSearch extends Omit<ListSearch, 'order'> {
   from?: string;
@@ -33,5 +35,6 @@ const validateSearch = searchValidator<JournalSearch>({
 export const journalRoute = createRoute({
   getParentRoute: () => shellRoute,
   path: '/journal',
+  beforeLoad: guardBeforeLoad(USER_LIST_REQUIRED),
   validateSearch,
 }).lazy(() => import('./journal.lazy').then((m) => m.Route));

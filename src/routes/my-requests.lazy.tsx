@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Guarded, USER_CREATE_REQUIRED } from '../features/session/guarded';
 import { RequestCancellationFlow } from '../features/invitations/request-cancellation-flow';
 import { useDocumentTitle } from '../lib/use-document-title';
-import { myInvitationsQueryOptions } from '../api/invitations';
+import { myInvitationsQueryOptions } from '../api/my-invitations';
 import { statusQuery } from '../domain/invitation-status';
 import { pageItems, pageRange } from '../domain/pagination';
 import { formatDate, formatDateTime } from '../domain/dates';

@@ -1,5 +1,7 @@
 import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
+import { USER_CREATE_REQUIRED } from '../features/session/guarded';
+import { guardBeforeLoad } from '../features/session/route-guard';
 import { listSearchFields, type ListSearch } from '../lib/list-search';
 import { oneOf, searchValidator } from '../lib/search-params';
 import { INVITATION_STATUS_FILTERS, type InvitationStatusFilter } from '../domain/invitation-status';
@@ -17,5 +19,6 @@ const validateSearch = searchValidator<MyRequestsSearch>({ status: oneOf(INVITAT
 export const myRequestsRoute = createRoute({
   getParentRoute: () => shellRoute,
   path: '/admin-actions/demandes',
+  beforeLoad: guardBeforeLoad(USER_CREATE_REQUIRED),
   validateSearch,
 }).lazy(() => import('./my-requests.lazy').then((m) => m.Route));

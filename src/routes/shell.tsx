@@ -55,7 +55,7 @@ function SignedInShell() {
   );
 }
 
-/** The layout of every signed-in screen: guarded, inside the shell. */
+/** The layout of every signed-in screen: guarded, inside the shell (a route with a further requirement also checks it before load). */
 export const shellRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'shell',

@@ -1,7 +1,8 @@
 import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
 import { flag, searchValidator } from '../lib/search-params';
-import { prefetchForScreen } from '../lib/route-prefetch';
+import { USER_CREATE_REQUIRED } from '../features/session/guarded';
+import { guardBeforeLoad, prefetchWhenAllowed } from '../features/session/route-guard';
 import { rolesQueryOptions } from '../api/roles';
 
 /** `admin`: the admin-creation flag passed by the /admin-actions chooser (spec §2). */
@@ -12,5 +13,6 @@ export const userCreateRoute = createRoute({
   getParentRoute: () => shellRoute,
   path: '/utilisateurs/creer',
   validateSearch,
-  loader: ({ context }) => prefetchForScreen(context, rolesQueryOptions(context.api)),
+  beforeLoad: guardBeforeLoad(USER_CREATE_REQUIRED),
+  loader: ({ context }) => prefetchWhenAllowed(context, USER_CREATE_REQUIRED, rolesQueryOptions(context.api)),
 }).lazy(() => import('./user-create.lazy').then((m) => m.Route));

@@ -1,5 +1,5 @@
 import { createLazyRoute } from '@tanstack/react-router';
-import { Guarded } from '../features/session/guarded';
+import { BACK_OFFICE_ONLY, Guarded } from '../features/session/guarded';
 import { downloadSvg, useMermaidCharts } from '../features/workflow-charts/use-mermaid-charts';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { describeWorkflows } from '../workflows/workflow-views';
@@ -20,7 +20,6 @@ function Workflows() {
   return <WorkflowsPage workflows={WORKFLOWS} charts={charts} onDownload={download} />;
 }
 
-const BACK_OFFICE_ONLY = { backOfficeOnly: true } as const;
 
 export const Route = createLazyRoute('/shell/workflows')({
   component: () => (

@@ -151,9 +151,26 @@ test('an unknown request number says so', async ({ page }) => {
   await expect(page.getByText('Aucune invitation trouvée.')).toBeVisible();
 });
 
-test('an organization user who types /admin is sent to the dashboard', async ({ page }) => {
+test('an organization user who types /admin is sent to the dashboard, and no request for the invitations leaves (issue 18)', async ({ page }) => {
   await openDashboardAs(page, 'admin.clinique@portail.test');
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname === '/api/v2/invitations' || /\/assets\/admin\.lazy-[\w-]+\.js$/.test(pathname)) asked.push(`${request.method()} ${pathname}`);
+  });
+  // A first load: the session is not known yet, the render-time guard decides once it is.
   await page.goto('/admin');
   await page.waitForURL('**/dashboard');
   await expect(page.getByRole('heading', { name: 'Accueil', level: 1 })).toBeVisible();
+  expect(asked.filter((r) => r.startsWith('GET /api/v2/invitations'))).toEqual([]);
+
+  // Within the app, the session known: the router refuses before anything of /admin loads, its code included.
+  asked.length = 0;
+  await page.evaluate(() => {
+    window.history.pushState(null, '', '/admin');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await page.waitForURL('**/dashboard');
+  await expect(page.getByRole('heading', { name: 'Accueil', level: 1 })).toBeVisible();
+  expect(asked).toEqual([]);
 });

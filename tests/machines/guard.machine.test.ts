@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import type { InspectionEvent } from 'xstate';
-import { guardMachine, guardOutcome, type GuardInput, type GuardRequirement, type GuardSession } from '../../src/machines/guard/guard.machine';
+import { guardDecision, guardMachine, guardOutcome, type GuardInput, type GuardRequirement, type GuardSession } from '../../src/machines/guard/guard.machine';
 import { describeMachineModel } from '../model/harness';
 import { model, sessions } from './guard.model';
 
@@ -121,5 +121,13 @@ describe('guard machine, in the order of spec §4', () => {
     expect(guardsTaken(input)).toEqual(['none']);
     expect(guardsTaken(input, [sessions.backOffice])).toEqual(['none']);
     expect(guardsTaken({ ...input, session: sessions.loading }, [sessions.loading])).toEqual(['isLoading']);
+  });
+
+  it("gives the router's beforeLoad the running machine's decision (guardDecision), for every session", () => {
+    const requirements: GuardRequirement[] = [{}, { backOfficeOnly: true }, { permissions: ['USER_CREATE'] }, { roles: ['ADMIN_ADHERENT'], fallback: '/utilisateurs' }];
+    for (const requirement of requirements) {
+      for (const session of Object.values(sessions)) expect(guardDecision(requirement, session)).toEqual(outcomeOf(requirement, session));
+    }
+    expect(guardDecision({ backOfficeOnly: true }, sessions.memberAdmin)).toEqual({ kind: 'redirect', to: '/dashboard' });
   });
 });

@@ -1,6 +1,6 @@
 // Route guard of spec §4: decides spinner, redirect or render from the session and the route's requirement.
 // Pure: the route performs the redirect the outcome names.
-import { assign, setup } from 'xstate';
+import { assign, getInitialSnapshot, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { hasAnyRole, hasPermission, isBackOffice } from '../../../rules/permissions';
 import type { PermissionMode, SessionUser } from '../../../rules/permissions';
@@ -90,4 +90,9 @@ export function guardOutcome(snapshot: GuardSnapshot): GuardOutcome {
   }
   if (snapshot.matches('rendering')) return { kind: 'render' };
   return { kind: 'spinner' };
+}
+
+/** The machine's decision for a requirement and a session, read from its first snapshot: the rule the render-time guard and the router's `beforeLoad` share. */
+export function guardDecision(requirement: GuardRequirement, session: GuardSession): GuardOutcome {
+  return guardOutcome(getInitialSnapshot(guardMachine, { requirement, session }));
 }

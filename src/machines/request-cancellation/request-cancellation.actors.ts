@@ -1,7 +1,8 @@
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiFailure, type ApiClient } from '../../api/client';
-import { cancelInvitation, invitationsKeys } from '../../api/invitations';
+import { invitationsKeys } from '../../api/invitations';
+import { cancelInvitation } from '../../api/my-invitations';
 import type { CancellationFailure, CancellationInput } from './request-cancellation.machine';
 
 /** The cancellation's API call; the requests' lists are refreshed after it, whatever its outcome. */

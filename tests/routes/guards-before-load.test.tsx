@@ -1,0 +1,148 @@
+// Guards before load (issue 18): the app's own route tree, in memory, on a real session actor, with the API answered
+// in memory. With the session known, the router enforces the guard machine's decision in `beforeLoad` (no loader, no
+// list request for someone refused); on a first load nothing waits and the render-time guard decides.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
+import { createActor, fromPromise } from 'xstate';
+import { sessionMachine, type SessionProfile, type TokenReading } from '../../src/machines/session/session.machine';
+import { createQueryClient } from '../../src/api/query-client';
+import { createAppRouter } from '../../src/router';
+import { SessionProvider } from '../../src/session';
+import { Toaster } from '../../src/ui/toaster';
+import { adminRoute } from '../../src/routes/admin';
+import type { AppConfig } from '../../src/app-config';
+import { fakeApi } from '../ui/support/fake-api';
+
+afterEach(cleanup);
+
+/** A token whose subject is 'subject' and which never expires (the loaders ask nothing without a live token). */
+const TOKEN = `e30.${btoa(JSON.stringify({ sub: 'subject', exp: 9_999_999_999 }))}.sig`;
+
+const backOffice: SessionProfile = {
+  id: '00000000-0000-4000-8000-0000000000b0',
+  authId: 'subject',
+  firstName: 'Claire',
+  lastName: 'Martin',
+  email: 'backoffice@portail.test',
+  isActive: true,
+  userType: 'BACKOFFICE',
+  permissions: [{ code: 'USER_LIST' }, { code: 'USER_CREATE' }],
+  organizations: [],
+};
+
+/** An employer administrator: USER_LIST and USER_CREATE through their role, but not the back office. */
+const memberAdmin: SessionProfile = {
+  ...backOffice,
+  id: '00000000-0000-4000-8000-0000000000d0',
+  email: 'admin.clinique@portail.test',
+  userType: 'ORGANIZATION',
+  permissions: [],
+  organizations: [
+    { id: '00000000-0000-4000-8000-00000000a000', code: '787441799', name: 'Clinique des Tilleuls', type: 'SIREN', role: { code: 'ADMIN_ADHERENT', name: 'Administrateur adhérent', type: 'INTERNAL', permissions: [{ code: 'USER_LIST' }, { code: 'USER_CREATE' }] } },
+  ],
+};
+
+const config = { memberAreaUrl: 'https://adherent.test', publicSiteUrl: 'https://public.test', support: { hours: '', phone: '', email: '' } } as unknown as AppConfig;
+const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
+
+/** The app (its own router, in memory) on `path`: the profile comes when `profile` resolves (at once, or later for a first load). */
+function openApp(path: string, profile: Promise<SessionProfile>) {
+  const server = fakeApi()
+    .on('get', '/api/v2/invitations', () => ({ status: 200, body: { invitations: [], items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }))
+    .on('get', '/api/v2/users', () => ({ status: 200, body: { items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }));
+  const session = createActor(
+    sessionMachine.provide({
+      actors: {
+        initializeAuth: fromPromise(async () => {}),
+        handleRedirect: fromPromise(async () => {}),
+        readToken: fromPromise<TokenReading>(async () => ({ token: TOKEN, expired: false })),
+        login: never<void, { forceLogin: boolean }>(),
+        acquireToken: never<string>(),
+        loadProfile: fromPromise<SessionProfile, { token: string }>(() => profile),
+        signOut: never<void>(),
+      },
+    }),
+    { input: { cachedProfile: null }, clock: { setTimeout: () => 0, clearTimeout: () => {} } as never },
+  ).start();
+  const queryClient = createQueryClient();
+  const router = createAppRouter({ session, config, api: server.client(), queryClient, currentToken: () => TOKEN }, createMemoryHistory({ initialEntries: [path] }));
+  // As main.tsx mounts it (a shared component would split a chunk off the shell: +0.6 kB there).
+  render(
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider actor={session}>
+        <Toaster>
+          <RouterProvider router={router} />
+        </Toaster>
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+  const invitationRequests = () => server.calls.filter((c) => c.url.pathname === '/api/v2/invitations');
+  return { router, session, invitationRequests, pathname: () => router.state.location.pathname };
+}
+
+/** The app on /dashboard with the session known (profile and permissions loaded). */
+async function signedIn(profile: SessionProfile) {
+  const app = openApp('/dashboard', Promise.resolve(profile));
+  await screen.findByRole('heading', { level: 1 });
+  expect(app.session.getSnapshot().value).toBe('signedIn');
+  return app;
+}
+
+/** /admin's loader, watched (the router calls the route's options' loader at each load). */
+const spyOnAdminLoader = () => vi.spyOn(adminRoute.options as unknown as { loader: () => void }, 'loader');
+
+describe('guards before load, the session known', () => {
+  it("redirects an employer administrator from /admin to /dashboard before /admin's loader runs: no list request leaves", async () => {
+    const app = await signedIn(memberAdmin);
+    const loader = spyOnAdminLoader();
+    let redirected: unknown;
+    await app.router.navigate({ to: '/admin' }).catch((error: unknown) => (redirected = error));
+    await waitFor(() => expect(app.pathname()).toBe('/dashboard'));
+    expect(redirected).toBeUndefined();
+    expect(loader).not.toHaveBeenCalled();
+    expect(app.invitationRequests()).toEqual([]);
+    expect(app.router.state.matches.map((m) => m.routeId)).not.toContain(adminRoute.id);
+    loader.mockRestore();
+  });
+
+  it("lets the back office in: /admin's loader runs and its list request leaves", async () => {
+    const app = await signedIn(backOffice);
+    const loader = spyOnAdminLoader();
+    await app.router.navigate({ to: '/admin' });
+    expect(app.pathname()).toBe('/admin');
+    expect(loader).toHaveBeenCalledTimes(1);
+    await screen.findByRole('heading', { name: 'Habilitation des administrateurs' });
+    // The screen took the loader's answer: one request.
+    expect(app.invitationRequests()).toHaveLength(1);
+    loader.mockRestore();
+  });
+});
+
+describe('guards on a first load, the session not known yet', () => {
+  it('blocks nothing: /admin loads while the profile is on its way, then the render-time guard redirects an employer administrator, and no list request leaves', async () => {
+    let resolve = (_: SessionProfile) => {};
+    const app = openApp('/admin', new Promise<SessionProfile>((r) => (resolve = r)));
+    await waitFor(() => expect(app.router.state.status).toBe('idle'));
+    expect(app.pathname()).toBe('/admin');
+    expect(app.router.state.matches.map((m) => m.routeId)).toContain(adminRoute.id);
+    expect(app.session.getSnapshot().context.profile).toBeNull();
+    resolve(memberAdmin);
+    await waitFor(() => expect(app.pathname()).toBe('/dashboard'));
+    await screen.findByRole('heading', { level: 1 });
+    expect(app.invitationRequests()).toEqual([]);
+  });
+
+  it("starts the back office's list as soon as the profile is known, without the navigation having waited for it", async () => {
+    let resolve = (_: SessionProfile) => {};
+    const app = openApp('/admin', new Promise<SessionProfile>((r) => (resolve = r)));
+    await waitFor(() => expect(app.router.state.status).toBe('idle'));
+    expect(app.invitationRequests()).toEqual([]);
+    resolve(backOffice);
+    await waitFor(() => expect(app.invitationRequests()).toHaveLength(1));
+    await screen.findByRole('heading', { name: 'Habilitation des administrateurs' });
+    expect(app.invitationRequests()).toHaveLength(1);
+    expect(app.pathname()).toBe('/admin');
+  });
+});
