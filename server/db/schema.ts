@@ -291,6 +291,15 @@ export interface OrganizationCountsTable {
   n: ColumnType<number, number, number>;
 }
 
+/** Migration 0020: how many organizations' folded name or code holds each string of 1 to 3 characters, by type and membership, per connection. */
+export interface OrganizationGramCountsTable {
+  gram: string;
+  type: OrganizationType;
+  member: boolean;
+  backend: number;
+  n: ColumnType<number, number, number>;
+}
+
 /** Migration 0007: the API rate limit's and the sign-in throttle's counts, one row per key and window (server/db/rate-limit-hits.ts). */
 export interface RateLimitHitsTable {
   key: string;
@@ -350,6 +359,7 @@ export interface Database {
   organizations: OrganizationsTable;
   organization_search: OrganizationSearchTable;
   organization_counts: OrganizationCountsTable;
+  organization_gram_counts: OrganizationGramCountsTable;
   permissions: PermissionsTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../server/db/migrate.ts';
 import { ListTotals } from '../../server/db/list-totals.ts';
 import type { Database, OrganizationType } from '../../server/db/schema.ts';
-import { FETCH_ALL_BELOW, listOrganizations, organizationTerm, pageAccess } from '../../server/features/organizations/organizations-list.repository.ts';
+import { FETCH_ALL_BELOW, isCountedTerm, listOrganizations, organizationTerm, pageAccess } from '../../server/features/organizations/organizations-list.repository.ts';
 import type { OrganizationFilter } from '../../server/features/organizations/organizations.repository.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
@@ -23,6 +23,10 @@ describe('pageAccess', () => {
     expect(pageAccess({ term, total: 17_000, everyone: 200_000, offset: 0, pageSize: 100, narrow: false })).toBe('walk');
     expect(pageAccess({ term: organizationTerm('a'), total: 195_000, everyone: 200_000, offset: 0, pageSize: 100, narrow: false })).toBe('walk');
     expect(pageAccess({ term: organizationTerm('zq'), total: 12, everyone: 200_000, offset: 0, pageSize: 100, narrow: false })).toBe('fetch');
+  });
+  it('reads the total of one to three characters from the counts, unless the code side is another string', () => {
+    expect(['a', 'Dé', 'œu', '12', '123', 'ab '].map((search) => isCountedTerm(organizationTerm(search)))).toEqual([true, true, true, true, true, true]);
+    expect(['abcd', '1 2', 'œuf'].map((search) => isCountedTerm(organizationTerm(search)))).toEqual([false, false, false]);
   });
   it('folds the name side and drops the spaces of a code', () => {
     expect(organizationTerm(' Sainte-HÉLÈNE ')).toEqual({ name: 'sainte-helene', code: 'Sainte-HÉLÈNE' });
@@ -61,6 +65,12 @@ for (const backend of backends) {
              counted as (select type, member, count(*)::int as n from organizations group by 1, 2)
         select count(*)::int as differing from kept full join counted using (type, member) where kept.n is distinct from counted.n`.execute(db);
       expect(counts.rows[0]!.differing).toBe(0);
+      const grams = await sql<{ differing: number }>`
+        with kept as (select gram, type, member, sum(n)::int as n from organization_gram_counts group by 1, 2, 3 having sum(n) <> 0),
+             counted as (select g as gram, o.type, o.member, count(*)::int as n from organizations o
+                         cross join lateral search_grams(search_fold(o.name), o.code) g group by 1, 2, 3)
+        select count(*)::int as differing from kept full join counted using (gram, type, member) where kept.n is distinct from counted.n`.execute(db);
+      expect(grams.rows[0]!.differing).toBe(0);
     }
 
     /** The ids of a search, counted here over organizations: the name folded (search_fold), the code as typed without spaces. */
@@ -99,7 +109,7 @@ for (const backend of backends) {
         const sirens = Number((await sql<{ n: number }>`select count(*) as n from organizations where type = 'SIREN' and member`.execute(db)).rows[0]!.n);
         expect((await listOrganizations(db, all, page, totals)).total, label).toBe(everyone);
         expect((await listOrganizations(db, { ...all, type: 'SIREN', forNewAccess: true }, page, totals)).total, label).toBe(sirens);
-        for (const search of ['heloise', 'clinique', 'e']) {
+        for (const search of ['heloise', 'clinique', 'e', 'lo', 'ï', '0', 'œ']) {
           expect((await listOrganizations(db, { ...all, search }, page, totals)).total, `${label}: ${search}`).toBe((await expected(search)).length);
           const combobox = await listOrganizations(db, { ...all, search, type: 'SIREN', forNewAccess: true }, page, totals);
           const members = await sql<{ n: number }>`select count(*)::int as n from organizations where id = any(${await expected(search, 'SIREN')}) and member`.execute(db);
@@ -129,14 +139,17 @@ for (const backend of backends) {
 
     it('folds the counters and versions of connections that are gone into row 0, sums unchanged', async () => {
       const sums = async () =>
-        (await sql<{ organizations: number; version: number }>`select (select sum(n)::int from organization_counts) as organizations,
-           (select sum(version)::int from list_versions where list = 'organizations') as version`.execute(db)).rows[0];
+        (await sql<{ organizations: number; version: number; grams: number }>`select (select sum(n)::int from organization_counts) as organizations,
+           (select sum(version)::int from list_versions where list = 'organizations') as version,
+           (select sum(n)::int from organization_gram_counts where gram = 'cli') as grams`.execute(db)).rows[0];
       await sql`insert into organization_counts values (2000000001, 'SIREN', true, 4), (2000000002, 'SIREN', true, -4), (2000000002, 'SIRET', false, 0)`.execute(db);
+      await sql`insert into organization_gram_counts values ('cli', 'SIREN', true, 2000000001, 2), ('cli', 'SIREN', true, 2000000002, -2)`.execute(db);
       await sql`insert into list_versions values ('organizations', 2000000001, 3)`.execute(db);
       const before = await sums();
       await sql`select compact_list_totals()`.execute(db);
       expect(await sums()).toEqual(before);
-      const left = await sql<{ n: number }>`select count(*)::int as n from organization_counts where backend in (2000000001, 2000000002)`.execute(db);
+      const left = await sql<{ n: number }>`select (select count(*)::int from organization_counts where backend in (2000000001, 2000000002))
+        + (select count(*)::int from organization_gram_counts where backend in (2000000001, 2000000002)) as n`.execute(db);
       expect(left.rows[0]!.n).toBe(0);
       await expectCopyExact();
     });

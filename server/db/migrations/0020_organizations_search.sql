@@ -4,8 +4,9 @@
 -- index on it rechecks each candidate by folding its name again ('clinique', 17,348 matches: 308 ms against 27 ms
 -- before) and a term of one or two letters, which no trigram serves, folds every name (3.4 s at 200,000). The folded
 -- names are stored once, in organization_search, and read from there.
--- Online: nothing here rewrites organizations' rows. Filling the copy and building its indexes took 8.6 s at
--- 200,000 organizations (a copy of portail_bench, 2026-11-27), writes to organizations waiting meanwhile (reads do not).
+-- Online: nothing here rewrites organizations' rows. At 200,000 organizations (a copy of portail_bench, 2026-11-27,
+-- load average 4) it took 17 s: the copy and its counts 15.0 s (search_fold and search_grams of every name), the indexes
+-- 1.9 s; writes to organizations wait meanwhile (reads do not).
 -- Runs on PostgreSQL 15 and on PGlite 0.5 (PostgreSQL 18).
 
 -- ---------------------------------------------------------------------------------------------
@@ -30,6 +31,18 @@ CREATE TABLE organization_counts (
   member  boolean NOT NULL,
   n       bigint NOT NULL,
   PRIMARY KEY (backend, type, member)
+);
+
+-- The number of organizations whose folded name or code holds each string of one to three characters, by type and
+-- membership (the comboboxes' filters), one row per connection: the total of a one- to three-character term is a few
+-- rows (no trigram serves such a term: its count read every row, 25 ms at 200,000, and a generic plan of it 140 ms).
+CREATE TABLE organization_gram_counts (
+  gram    text NOT NULL,
+  type    text NOT NULL,
+  member  boolean NOT NULL,
+  backend integer NOT NULL,
+  n       bigint NOT NULL,
+  PRIMARY KEY (gram, type, member, backend)
 );
 
 ALTER TABLE list_versions DROP CONSTRAINT list_versions_list_check;
@@ -72,6 +85,29 @@ BEGIN
   RETURN NULL;
 END $$;
 
+-- The strings of the rows of organization_search inserted (argument 1) or deleted (-1), as the transition table
+-- `changed_rows`; a change, as old_rows and new_rows (search_grams: migration 0019).
+CREATE FUNCTION count_organization_grams() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO organization_gram_counts AS c (gram, type, member, backend, n)
+  SELECT g, r.type, r.member, pg_backend_pid(), TG_ARGV[0]::integer * count(*) FROM changed_rows AS r CROSS JOIN LATERAL search_grams(r.name, r.code) AS g
+  GROUP BY 1, 2, 3
+  ON CONFLICT (gram, type, member, backend) DO UPDATE SET n = c.n + excluded.n;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION count_organization_grams_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO organization_gram_counts AS c (gram, type, member, backend, n)
+  SELECT gram, type, member, pg_backend_pid(), sum(d) FROM (
+    SELECT g AS gram, r.type, r.member, 1 AS d FROM new_rows AS r CROSS JOIN LATERAL search_grams(r.name, r.code) AS g
+    UNION ALL
+    SELECT g, r.type, r.member, -1 FROM old_rows AS r CROSS JOIN LATERAL search_grams(r.name, r.code) AS g) AS delta
+  GROUP BY 1, 2, 3 HAVING sum(d) <> 0
+  ON CONFLICT (gram, type, member, backend) DO UPDATE SET n = c.n + excluded.n;
+  RETURN NULL;
+END $$;
+
 -- The copy and the counts from scratch: after a TRUNCATE, and after a load that bypassed the triggers (the benchmark seed).
 CREATE FUNCTION recount_organizations() RETURNS void LANGUAGE sql AS $$
   DELETE FROM organization_search;
@@ -79,6 +115,9 @@ CREATE FUNCTION recount_organizations() RETURNS void LANGUAGE sql AS $$
   SELECT id, code, search_fold(name), type, member, parent_id FROM organizations;
   DELETE FROM organization_counts;
   INSERT INTO organization_counts (backend, type, member, n) SELECT 0, type, member, count(*) FROM organizations GROUP BY type, member;
+  DELETE FROM organization_gram_counts;
+  INSERT INTO organization_gram_counts (gram, type, member, backend, n)
+  SELECT g, s.type, s.member, 0, count(*) FROM organization_search AS s CROSS JOIN LATERAL search_grams(s.name, s.code) AS g GROUP BY 1, 2, 3;
   INSERT INTO list_versions AS v (list, backend, version) VALUES ('organizations', 0, 1)
   ON CONFLICT (list, backend) DO UPDATE SET version = v.version + 1;
 $$;
@@ -114,6 +153,15 @@ CREATE OR REPLACE FUNCTION recount_list_totals() RETURNS void LANGUAGE sql AS $$
 $$;
 
 SELECT recount_organizations();
+
+-- The strings' counts follow the copy (created after the first recount, which counts them itself; a recount
+-- refills the copy then replaces every count, what its triggers counted meanwhile included).
+CREATE TRIGGER organization_search_grams_insert AFTER INSERT ON organization_search REFERENCING NEW TABLE AS changed_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION count_organization_grams('1');
+CREATE TRIGGER organization_search_grams_delete AFTER DELETE ON organization_search REFERENCING OLD TABLE AS changed_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION count_organization_grams('-1');
+CREATE TRIGGER organization_search_grams_update AFTER UPDATE ON organization_search REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION count_organization_grams_updated();
 
 -- ---------------------------------------------------------------------------------------------
 -- 4. The copy's indexes: its folded names and codes by trigram, its code order (a page of a common term walks it),
@@ -165,4 +213,10 @@ CREATE OR REPLACE FUNCTION compact_list_totals() RETURNS void LANGUAGE sql AS $$
     RETURNING type, member, n)
   INSERT INTO organization_counts AS c (backend, type, member, n) SELECT 0, type, member, sum(n) FROM gone GROUP BY type, member
   ON CONFLICT (backend, type, member) DO UPDATE SET n = c.n + excluded.n;
+  WITH gone AS (
+    DELETE FROM organization_gram_counts WHERE backend <> 0 AND backend NOT IN (SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL)
+    RETURNING gram, type, member, n)
+  INSERT INTO organization_gram_counts AS c (gram, type, member, backend, n) SELECT gram, type, member, 0, sum(n) FROM gone GROUP BY gram, type, member
+  ON CONFLICT (gram, type, member, backend) DO UPDATE SET n = c.n + excluded.n;
+  DELETE FROM organization_gram_counts WHERE backend = 0 AND n = 0;
 $$;

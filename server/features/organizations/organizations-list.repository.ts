@@ -1,6 +1,6 @@
 // The organizations' list (OpenAPI OrganizationList: the SIREN and SIRET comboboxes, 100 a page), issue 20:
-// - its total: the counters of migration 0020 without a search, filter or scope; else counted and kept while the
-//   organizations stay the same (list-totals.ts, list 'organizations');
+// - its total: the counters of migration 0020 without a search, parent or scope, and for a term of one to three
+//   characters; else counted and kept while the organizations stay the same (list-totals.ts, list 'organizations');
 // - a search reads organization_search (the folded names, migration 0020): accents and case ignored on names,
 //   spaces ignored in a code. Its page is taken from every match when they are few (the trigram indexes), else by
 //   walking the code order until a page of matches (pageAccess): a rare term never walks the order.
@@ -26,6 +26,14 @@ export interface OrganizationTerm {
 export function organizationTerm(search: string): OrganizationTerm {
   const trimmed = search.trim();
   return { name: searchFold(trimmed), code: /^[\d\s]+$/.test(trimmed) ? trimmed.replace(/\s+/g, '') : trimmed };
+}
+
+/**
+ * Whether the total is read from the counts of strings of one to three characters (migration 0020): the folded name
+ * is such a string, and the code's side is the same string or cannot match (a code holds only digits).
+ */
+export function isCountedTerm(term: OrganizationTerm): boolean {
+  return [...term.name].length <= TRIGRAM && (term.name === term.code || /\D/.test(term.code));
 }
 
 /** Whether both sides are served by the trigram indexes. */
@@ -68,12 +76,21 @@ function searchCondition(term: OrganizationTerm, form: 'like' | 'strpos'): RawBu
     : sql<boolean>`(strpos(t.name, ${term.name}) > 0 or strpos(t.code, ${term.code}) > 0)`;
 }
 
-/** The organizations a filter keeps, counted as the list counts them (tests compare the totals with it). */
+/**
+ * The organizations a filter keeps, counted. A term the trigrams cannot serve is tested by strpos: the count is
+ * prepared (list-totals.ts), and a plan made for any LIKE pattern read the whole trigram index for two letters (140 ms).
+ */
 export function countMatching(filter: OrganizationFilter): RawBuilder<number> {
   const search = filter.search?.trim();
-  return search
-    ? sql<number>`(select count(*) from organization_search as t where ${filtersOf(filter)} and ${searchCondition(organizationTerm(search), 'like')})`
-    : sql<number>`(select count(*) from organizations as t where ${filtersOf(filter)})`;
+  if (!search) return sql<number>`(select count(*) from organizations as t where ${filtersOf(filter)})`;
+  const term = organizationTerm(search);
+  return sql<number>`(select count(*) from organization_search as t where ${filtersOf(filter)} and ${searchCondition(term, isIndexedTerm(term) ? 'like' : 'strpos')})`;
+}
+
+/** The number of organizations holding a string of one to three characters, of a type and members only when asked (migration 0020). */
+function gramCount(gram: string, filter: OrganizationFilter): RawBuilder<number> {
+  return sql<number>`(select coalesce(sum(c.n), 0)::bigint from organization_gram_counts as c where c.gram = ${gram}
+    and (c.type = ${filter.type ?? null} or ${filter.type ?? null}::text is null) and (c.member or ${!filter.forNewAccess}))`;
 }
 
 /** The number of organizations of the counters (migration 0020), of a type and members only when asked. */
@@ -82,7 +99,7 @@ function counted(filter: OrganizationFilter): RawBuilder<number> {
     where (c.type = ${filter.type ?? null} or ${filter.type ?? null}::text is null) and (c.member or ${!filter.forNewAccess}))`;
 }
 
-const COLUMNS = sql`o.id, o.code, o.name, o.type, o.parent_code, o.parent_id, o.member, o.closed`;
+const COLUMNS = sql`id, code, name, type, parent_code, parent_id, member, closed`;
 
 /** A page of organizations in code order (unique, hence stable), and the exact number of matching organizations: two statements (three for a search that may walk). */
 export async function listOrganizations(
@@ -99,15 +116,17 @@ export async function listOrganizations(
     const plain = filter.visibility.kind === 'all' && !filter.parentId;
     const [total, rows] = await Promise.all([
       plain ? db.selectNoFrom(counted(filter).as('total')).executeTakeFirstOrThrow().then((r) => Number(r.total)) : exactTotal(db, 'organizations', db.selectNoFrom(countMatching(filter).as('total')), totals),
-      sql<OrganizationRow>`select ${COLUMNS} from organizations as o where ${sql`o.id in (select t.id from organizations as t where ${filtersOf(filter)})`}
-        order by o.code, o.id limit ${page.pageSize} offset ${offset}`.execute(db),
+      sql<OrganizationRow>`select ${COLUMNS} from organizations as t where ${filtersOf(filter)} order by t.code, t.id limit ${page.pageSize} offset ${offset}`.execute(db),
     ]);
     return { items: rows.rows.map(toOrganizationDto), total };
   }
   const term = organizationTerm(search);
-  const total = await exactTotal(db, 'organizations', db.selectNoFrom(countMatching(filter).as('total')), totals);
-  if (total === 0 || offset >= total) return { items: [], total };
   const narrow = filter.visibility.kind === 'scope' || Boolean(filter.parentId);
+  const total =
+    !narrow && isCountedTerm(term)
+      ? Number((await db.selectNoFrom(gramCount(term.name, filter).as('total')).executeTakeFirstOrThrow()).total)
+      : await exactTotal(db, 'organizations', db.selectNoFrom(countMatching(filter).as('total')), totals);
+  if (total === 0 || offset >= total) return { items: [], total };
   // The organizations of the type and membership asked (the counters), for the walk's estimate: read only when it may walk.
   const mayWalk = !forced && !narrow && (total >= FETCH_ALL_BELOW || !isIndexedTerm(term));
   const everyone = mayWalk ? Number((await db.selectNoFrom(counted(filter).as('n')).executeTakeFirstOrThrow()).n) : total;
@@ -118,6 +137,7 @@ export async function listOrganizations(
              select m.id, m.code from m order by m.code, m.id limit ${page.pageSize} offset ${offset})`
       : sql`(select t.id, t.code from organization_search as t where ${filtersOf(filter)} and ${searchCondition(term, 'strpos')}
              order by t.code, t.id limit ${page.pageSize} offset ${offset})`;
-  const rows = await sql<OrganizationRow>`select ${COLUMNS} from ${matches} as p join organizations as o on o.id = p.id order by p.code, p.id`.execute(db);
+  const rows = await sql<OrganizationRow>`select o.id, o.code, o.name, o.type, o.parent_code, o.parent_id, o.member, o.closed
+    from ${matches} as p join organizations as o on o.id = p.id order by p.code, p.id`.execute(db);
   return { items: rows.rows.map(toOrganizationDto), total };
 }

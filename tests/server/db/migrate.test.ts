@@ -26,6 +26,7 @@ const TABLES = [
   'list_versions',
   'oidc_payloads',
   'organization_counts',
+  'organization_gram_counts',
   'organization_search',
   'organizations',
   'outbox',
