@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../server/db/migrate.ts';
 import { ListTotals } from '../../server/db/list-totals.ts';
 import type { Database, OrganizationType } from '../../server/db/schema.ts';
-import { FETCH_ALL_BELOW, isCountedTerm, listOrganizations, organizationTerm, pageAccess } from '../../server/features/organizations/organizations-list.repository.ts';
+import { FETCH_ALL_BELOW, isCountedTerm, listOrganizations, nearerEnd, organizationTerm, pageAccess } from '../../server/features/organizations/organizations-list.repository.ts';
 import type { OrganizationFilter } from '../../server/features/organizations/organizations.repository.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
@@ -27,6 +27,12 @@ describe('pageAccess', () => {
   it('reads the total of one to three characters from the counts, unless the code side is another string', () => {
     expect(['a', 'Dé', 'œu', '12', '123', 'ab '].map((search) => isCountedTerm(organizationTerm(search)))).toEqual([true, true, true, true, true, true]);
     expect(['abcd', '1 2', 'œuf'].map((search) => isCountedTerm(organizationTerm(search)))).toEqual([false, false, false]);
+  });
+  it('walks a page of the second half from the other end', () => {
+    expect(nearerEnd(0, 100, 1_000)).toEqual({ offset: 0, limit: 100, reversed: false });
+    expect(nearerEnd(900, 100, 1_000)).toEqual({ offset: 0, limit: 100, reversed: true });
+    expect(nearerEnd(1_000 - 40, 100, 1_000)).toEqual({ offset: 0, limit: 40, reversed: true });
+    expect(nearerEnd(600, 100, 1_000)).toEqual({ offset: 300, limit: 100, reversed: true });
   });
   it('folds the name side and drops the spaces of a code', () => {
     expect(organizationTerm(' Sainte-HÉLÈNE ')).toEqual({ name: 'sainte-helene', code: 'Sainte-HÉLÈNE' });

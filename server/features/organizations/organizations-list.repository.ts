@@ -56,6 +56,16 @@ export function pageAccess(input: { term: OrganizationTerm; total: number; every
   return walked <= fetched ? 'walk' : 'fetch';
 }
 
+/**
+ * Where a walk starts: a page in the second half of the matches is read from the other end of the code order, the
+ * same rows past fewer (the last page is the first one read backwards). Pure.
+ */
+export function nearerEnd(offset: number, pageSize: number, total: number): { offset: number; limit: number; reversed: boolean } {
+  const rows = Math.max(0, Math.min(pageSize, total - offset));
+  if (offset + rows / 2 <= total / 2) return { offset, limit: pageSize, reversed: false };
+  return { offset: total - offset - rows, limit: rows, reversed: true };
+}
+
 /** The filters other than the search, on the rows of `t` (organizations or organization_search: the same columns). */
 function filtersOf(filter: OrganizationFilter): RawBuilder<boolean> {
   const conditions: RawBuilder<boolean>[] = [];
@@ -130,13 +140,15 @@ export async function listOrganizations(
   // The organizations of the type and membership asked (the counters), for the walk's estimate: read only when it may walk.
   const mayWalk = !forced && !narrow && (total >= FETCH_ALL_BELOW || !isIndexedTerm(term));
   const everyone = mayWalk ? Number((await db.selectNoFrom(counted(filter).as('n')).executeTakeFirstOrThrow()).n) : total;
-  const access = forced ?? pageAccess({ term, total, everyone, offset, pageSize: page.pageSize, narrow });
+  const near = nearerEnd(offset, page.pageSize, total);
+  const access = forced ?? pageAccess({ term, total, everyone, offset: near.offset, pageSize: page.pageSize, narrow });
+  const direction = sql.raw(near.reversed ? 'desc' : 'asc');
   const matches =
     access === 'fetch'
       ? sql`(with m as materialized (select t.id, t.code from organization_search as t where ${filtersOf(filter)} and ${searchCondition(term, 'like')})
              select m.id, m.code from m order by m.code, m.id limit ${page.pageSize} offset ${offset})`
       : sql`(select t.id, t.code from organization_search as t where ${filtersOf(filter)} and ${searchCondition(term, 'strpos')}
-             order by t.code, t.id limit ${page.pageSize} offset ${offset})`;
+             order by t.code ${direction}, t.id ${direction} limit ${near.limit} offset ${near.offset})`;
   const rows = await sql<OrganizationRow>`select o.id, o.code, o.name, o.type, o.parent_code, o.parent_id, o.member, o.closed
     from ${matches} as p join organizations as o on o.id = p.id order by p.code, p.id`.execute(db);
   return { items: rows.rows.map(toOrganizationDto), total };
