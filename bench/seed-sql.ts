@@ -134,7 +134,7 @@ export function seedSteps(plan: BenchPlan, options: { fastLoad: boolean }): Seed
       sql: `create temp table bench_index as
               select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition
               from pg_index i join pg_class t on t.oid = i.indrelid join pg_namespace s on s.oid = t.relnamespace
-              where s.nspname = 'public' and t.relname in ('users', 'role_assignments', 'invitations', 'organizations', 'user_search')
+              where s.nspname = 'public' and t.relname in ('users', 'role_assignments', 'invitations', 'organizations', 'user_search', 'organization_search')
                 and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid);
             do $$ declare r record; begin for r in select name from bench_index loop execute 'drop index ' || r.name; end loop; end $$`,
     },
@@ -338,7 +338,7 @@ export function seedSteps(plan: BenchPlan, options: { fastLoad: boolean }): Seed
             join roles r on r.code = dt.role_code
             order by dt.created_at`,
     },
-    // The load bypassed the triggers that keep the lists' totals, name ranges and search copy (migrations 0004, 0019).
+    // The load bypassed the triggers that keep the lists' totals, name ranges and search copies (migrations 0004, 0019; the organizations' copy and counts: 0020, in recount_list_totals).
     { label: 'list totals recounted', sql: 'select recount_list_totals(); select rebuild_user_name_ranges()' },
     {
       label: 'search copy',

@@ -1,5 +1,5 @@
 // Exact totals of the lists without counting a million rows on every page (issue 8), in one statement:
-// - unfiltered lists (users by is_active, invitations by status): the counters of migration 0004, kept
+// - unfiltered lists (users by is_active, invitations by status; organizations by type and membership, 0020): the counters of migration 0004, kept
 //   by triggers in the same transactions as the rows;
 // - filtered lists: count(*) once, then kept in this process for as long as the database's list version
 //   (migration 0004: bumped by every statement that may change such a total) is the one it was counted at.
@@ -13,7 +13,7 @@ import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kyse
 import { PREPARE_ANYWAY } from './database.ts';
 import type { Database } from './schema.ts';
 
-export type ListName = 'users' | 'invitations' | 'journal';
+export type ListName = 'users' | 'invitations' | 'journal' | 'organizations';
 
 interface KeptTotal {
   version: number;

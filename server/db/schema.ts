@@ -272,6 +272,34 @@ export interface UserSearchGramCountsTable {
   n: ColumnType<number, number, number>;
 }
 
+/** Migration 0020: what the organizations' search reads, kept by triggers on organizations (read only). */
+export interface OrganizationSearchTable {
+  id: string;
+  code: string;
+  /** search_fold(organizations.name) */
+  name: string;
+  type: OrganizationType;
+  member: boolean;
+  parent_id: string | null;
+}
+
+/** Migration 0020: the number of organizations of each type and membership, per connection. */
+export interface OrganizationCountsTable {
+  backend: number;
+  type: OrganizationType;
+  member: boolean;
+  n: ColumnType<number, number, number>;
+}
+
+/** Migration 0020: how many organizations' folded name or code holds each string of 1 to 3 characters, by type and membership, per connection. */
+export interface OrganizationGramCountsTable {
+  gram: string;
+  type: OrganizationType;
+  member: boolean;
+  backend: number;
+  n: ColumnType<number, number, number>;
+}
+
 /** Migration 0007: the API rate limit's and the sign-in throttle's counts, one row per key and window (server/db/rate-limit-hits.ts). */
 export interface RateLimitHitsTable {
   key: string;
@@ -329,6 +357,9 @@ export interface Database {
   email_change_tokens: EmailChangeTokensTable;
   outbox: OutboxTable;
   organizations: OrganizationsTable;
+  organization_search: OrganizationSearchTable;
+  organization_counts: OrganizationCountsTable;
+  organization_gram_counts: OrganizationGramCountsTable;
   permissions: PermissionsTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;

@@ -1,6 +1,5 @@
-// Organizations (OpenAPI Organization, OrganizationList). A page costs two statements (count, rows) whatever its size.
+// Organizations (OpenAPI Organization): one, or several by code or id. Their list: organizations-list.repository.ts.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { pageOffset, type PageRequest } from '../../core/pages.ts';
 import type { Database, OrganizationType } from '../../db/schema.ts';
 
 /** Which organizations a query may answer, as server/features/organizations/organizations.policy.ts decides it: all, or exactly these. */
@@ -21,7 +20,7 @@ export interface OrganizationDto {
 
 export interface OrganizationFilter {
   visibility: OrganizationVisibility;
-  /** Case-insensitive substring of the name or of the code. */
+  /** Substring of the name (case and accents ignored: searchFold) or of the code (spaces ignored). */
   search?: string | undefined;
   /** Keeps the SIRETs of this SIREN. */
   parentId?: string | undefined;
@@ -30,40 +29,12 @@ export interface OrganizationFilter {
   forNewAccess?: boolean | undefined;
 }
 
-type Eb = ExpressionBuilder<Database, 'organizations'>;
-
 /** The columns of an OrganizationDto. */
 export const ORGANIZATION_COLUMNS = ['id', 'code', 'name', 'type', 'parent_code', 'parent_id', 'member', 'closed'] as const;
 
 /** LIKE pattern matching `text` anywhere, its wildcards taken literally (backslash is LIKE's default escape). */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-function visible(eb: Eb, visibility: OrganizationVisibility) {
-  if (visibility.kind === 'all') return eb.lit(true);
-  const ids = visibility.organizationIds;
-  if (ids.length === 0) return eb.lit(false);
-  return eb('organizations.id', 'in', ids);
-}
-
-function matching(eb: Eb, filter: OrganizationFilter) {
-  const conditions = [visible(eb, filter.visibility)];
-  const search = filter.search?.trim();
-  if (search) {
-    // Served by the trigram indexes on lower(name) and on code. A code typed with spaces ('123 456 789') still matches.
-    const code = /^[\d\s]+$/.test(search) ? search.replace(/\s+/g, '') : search;
-    conditions.push(
-      eb.or([
-        eb(eb.fn('lower', ['organizations.name']), 'like', eb.fn('lower', [eb.val(containsPattern(search))])),
-        eb('organizations.code', 'like', containsPattern(code)),
-      ]),
-    );
-  }
-  if (filter.parentId) conditions.push(eb('organizations.parent_id', '=', filter.parentId));
-  if (filter.type) conditions.push(eb('organizations.type', '=', filter.type));
-  if (filter.forNewAccess) conditions.push(eb('organizations.member', '=', true));
-  return eb.and(conditions);
 }
 
 /** OpenAPI Organization, from a row of organizations. */
@@ -80,26 +51,11 @@ export function toOrganizationDto(row: {
   return { id: row.id, code: row.code, name: row.name, type: row.type, parentCode: row.parent_code, parentId: row.parent_id, member: row.member, closed: row.closed };
 }
 
-/** The organizations a filter keeps, before selecting anything (tests EXPLAIN it). */
-export function organizationsMatching(db: Kysely<Database>, filter: OrganizationFilter) {
-  return db.selectFrom('organizations').where((eb) => matching(eb, filter));
-}
-
-/** One page sorted by code (unique, hence stable), and the exact number of matching organizations. */
-export async function listOrganizations(db: Kysely<Database>, filter: OrganizationFilter, page: PageRequest): Promise<{ items: OrganizationDto[]; total: number }> {
-  const [counted, rows] = await Promise.all([
-    organizationsMatching(db, filter)
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-    organizationsMatching(db, filter)
-      .select(ORGANIZATION_COLUMNS)
-      .orderBy('organizations.code')
-      .orderBy('organizations.id')
-      .limit(page.pageSize)
-      .offset(pageOffset(page))
-      .execute(),
-  ]);
-  return { items: rows.map(toOrganizationDto), total: Number(counted.total) };
+function visible(eb: ExpressionBuilder<Database, 'organizations'>, visibility: OrganizationVisibility) {
+  if (visibility.kind === 'all') return eb.lit(true);
+  const ids = visibility.organizationIds;
+  if (ids.length === 0) return eb.lit(false);
+  return eb('organizations.id', 'in', ids);
 }
 
 /** The organization whose id or code (SIREN or SIRET) is this, if the visibility reaches it, else null (one statement). */

@@ -2,8 +2,10 @@
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
 import type { PageRequest } from '../../core/pages.ts';
+import type { ListTotals } from '../../db/list-totals.ts';
 import type { Database, OrganizationType } from '../../db/schema.ts';
-import { findOrganizationByCode, findOrganizationById, listOrganizations, type OrganizationDto } from './organizations.repository.ts';
+import { listOrganizations } from './organizations-list.repository.ts';
+import { findOrganizationByCode, findOrganizationById, type OrganizationDto } from './organizations.repository.ts';
 import { organizationVisibility, requireCanListOrganizations, requireVisibleOrganization } from './organizations.policy.ts';
 
 export interface OrganizationsQuery {
@@ -13,12 +15,12 @@ export interface OrganizationsQuery {
   forNewAccess?: boolean | undefined;
 }
 
-export function organizationsService({ db }: { db: Kysely<Database> }) {
+export function organizationsService({ db, listTotals }: { db: Kysely<Database>; listTotals: ListTotals | null }) {
   return {
     /** One page within the actor's visibility, with the exact total. */
     async list(actor: Actor, query: OrganizationsQuery, page: PageRequest): Promise<{ items: OrganizationDto[]; total: number }> {
       requireCanListOrganizations(actor);
-      return listOrganizations(db, { visibility: organizationVisibility(actor), ...query }, page);
+      return listOrganizations(db, { visibility: organizationVisibility(actor), ...query }, page, listTotals);
     },
 
     /** 404 when missing or out of reach alike. */

@@ -1,0 +1,155 @@
+// The organizations' list (OpenAPI OrganizationList: the SIREN and SIRET comboboxes, 100 a page), issue 20:
+// - its total: the counters of migration 0020 without a search, parent or scope, and for a term of one to three
+//   characters; else counted and kept while the organizations stay the same (list-totals.ts, list 'organizations');
+// - a search reads organization_search (the folded names, migration 0020): accents and case ignored on names,
+//   spaces ignored in a code. Its page is taken from every match when they are few (the trigram indexes), else by
+//   walking the code order until a page of matches (pageAccess): a rare term never walks the order.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { pageOffset, type PageRequest } from '../../core/pages.ts';
+import { searchFold } from '../../core/search-fold.ts';
+import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
+import type { Database, OrganizationRow } from '../../db/schema.ts';
+import { containsPattern, toOrganizationDto, type OrganizationDto, type OrganizationFilter } from './organizations.repository.ts';
+
+/** Below this total, a page of a search is always taken from all its matches. */
+export const FETCH_ALL_BELOW = 5_000;
+
+/** Trigrams serve a substring of three characters or more. */
+const TRIGRAM = 3;
+
+/** The two sides of a search: the folded name's substring, and the code's (spaces dropped when it is only digits and spaces). */
+export interface OrganizationTerm {
+  name: string;
+  code: string;
+}
+
+export function organizationTerm(search: string): OrganizationTerm {
+  const trimmed = search.trim();
+  return { name: searchFold(trimmed), code: /^[\d\s]+$/.test(trimmed) ? trimmed.replace(/\s+/g, '') : trimmed };
+}
+
+/**
+ * Whether the total is read from the counts of strings of one to three characters (migration 0020): the folded name
+ * is such a string, and the code's side is the same string or cannot match (a code holds only digits).
+ */
+export function isCountedTerm(term: OrganizationTerm): boolean {
+  return [...term.name].length <= TRIGRAM && (term.name === term.code || /\D/.test(term.code));
+}
+
+/** Whether both sides are served by the trigram indexes. */
+export function isIndexedTerm(term: OrganizationTerm): boolean {
+  return [...term.name].length >= TRIGRAM && [...term.code].length >= TRIGRAM;
+}
+
+/**
+ * How a page of a search is found, from its exact total: 'fetch' every match (through the trigram indexes, or reading
+ * every row for a term of one or two characters) then sort out the page; or 'walk' the code order until the page's
+ * last match, about (offset + page size) × everyone ÷ total rows when the matches are spread along the codes. Pure.
+ */
+export function pageAccess(input: { term: OrganizationTerm; total: number; everyone: number; offset: number; pageSize: number; narrow: boolean }): 'fetch' | 'walk' {
+  const { term, total, everyone, offset, pageSize, narrow } = input;
+  // A parent or a scope keeps a few organizations, read through their own index.
+  if (narrow) return 'fetch';
+  if (total < FETCH_ALL_BELOW && isIndexedTerm(term)) return 'fetch';
+  const walked = ((offset + pageSize) * everyone) / Math.max(total, 1);
+  const fetched = isIndexedTerm(term) ? 3 * total : everyone / 3 + 3 * total;
+  return walked <= fetched ? 'walk' : 'fetch';
+}
+
+/**
+ * Where a walk starts: a page in the second half of the matches is read from the other end of the code order, the
+ * same rows past fewer (the last page is the first one read backwards). Pure.
+ */
+export function nearerEnd(offset: number, pageSize: number, total: number): { offset: number; limit: number; reversed: boolean } {
+  const rows = Math.max(0, Math.min(pageSize, total - offset));
+  if (offset + rows / 2 <= total / 2) return { offset, limit: pageSize, reversed: false };
+  return { offset: total - offset - rows, limit: rows, reversed: true };
+}
+
+/** The filters other than the search, on the rows of `t` (organizations or organization_search: the same columns). */
+function filtersOf(filter: OrganizationFilter): RawBuilder<boolean> {
+  const conditions: RawBuilder<boolean>[] = [];
+  if (filter.visibility.kind === 'scope') {
+    const ids = filter.visibility.organizationIds;
+    conditions.push(ids.length === 0 ? sql<boolean>`false` : sql<boolean>`t.id in (${sql.join(ids)})`);
+  }
+  if (filter.parentId) conditions.push(sql<boolean>`t.parent_id = ${filter.parentId}`);
+  if (filter.type) conditions.push(sql<boolean>`t.type = ${filter.type}`);
+  if (filter.forNewAccess) conditions.push(sql<boolean>`t.member`);
+  return conditions.length === 0 ? sql<boolean>`true` : sql<boolean>`(${sql.join(conditions, sql` and `)})`;
+}
+
+/** The search on organization_search: LIKE (the trigram indexes can serve it), or strpos (they cannot: the walk keeps to the code order). */
+function searchCondition(term: OrganizationTerm, form: 'like' | 'strpos'): RawBuilder<boolean> {
+  return form === 'like'
+    ? sql<boolean>`(t.name like ${containsPattern(term.name)} or t.code like ${containsPattern(term.code)})`
+    : sql<boolean>`(strpos(t.name, ${term.name}) > 0 or strpos(t.code, ${term.code}) > 0)`;
+}
+
+/**
+ * The organizations a filter keeps, counted. A term the trigrams cannot serve is tested by strpos: the count is
+ * prepared (list-totals.ts), and a plan made for any LIKE pattern read the whole trigram index for two letters (140 ms).
+ */
+export function countMatching(filter: OrganizationFilter): RawBuilder<number> {
+  const search = filter.search?.trim();
+  if (!search) return sql<number>`(select count(*) from organizations as t where ${filtersOf(filter)})`;
+  const term = organizationTerm(search);
+  return sql<number>`(select count(*) from organization_search as t where ${filtersOf(filter)} and ${searchCondition(term, isIndexedTerm(term) ? 'like' : 'strpos')})`;
+}
+
+/** The number of organizations holding a string of one to three characters, of a type and members only when asked (migration 0020). */
+function gramCount(gram: string, filter: OrganizationFilter): RawBuilder<number> {
+  return sql<number>`(select coalesce(sum(c.n), 0)::bigint from organization_gram_counts as c where c.gram = ${gram}
+    and (c.type = ${filter.type ?? null} or ${filter.type ?? null}::text is null) and (c.member or ${!filter.forNewAccess}))`;
+}
+
+/** The number of organizations of the counters (migration 0020), of a type and members only when asked. */
+function counted(filter: OrganizationFilter): RawBuilder<number> {
+  return sql<number>`(select coalesce(sum(c.n), 0)::bigint from organization_counts as c
+    where (c.type = ${filter.type ?? null} or ${filter.type ?? null}::text is null) and (c.member or ${!filter.forNewAccess}))`;
+}
+
+const COLUMNS = sql`id, code, name, type, parent_code, parent_id, member, closed`;
+
+/** A page of organizations in code order (unique, hence stable), and the exact number of matching organizations: two statements (three for a search that may walk). */
+export async function listOrganizations(
+  db: Kysely<Database>,
+  filter: OrganizationFilter,
+  page: PageRequest,
+  totals: ListTotals | null = null,
+  /** A search's page access, instead of pageAccess's choice (tests compare the two). */
+  forced?: 'fetch' | 'walk',
+): Promise<{ items: OrganizationDto[]; total: number }> {
+  const offset = pageOffset(page);
+  const search = filter.search?.trim();
+  if (!search) {
+    const plain = filter.visibility.kind === 'all' && !filter.parentId;
+    const [total, rows] = await Promise.all([
+      plain ? db.selectNoFrom(counted(filter).as('total')).executeTakeFirstOrThrow().then((r) => Number(r.total)) : exactTotal(db, 'organizations', db.selectNoFrom(countMatching(filter).as('total')), totals),
+      sql<OrganizationRow>`select ${COLUMNS} from organizations as t where ${filtersOf(filter)} order by t.code, t.id limit ${page.pageSize} offset ${offset}`.execute(db),
+    ]);
+    return { items: rows.rows.map(toOrganizationDto), total };
+  }
+  const term = organizationTerm(search);
+  const narrow = filter.visibility.kind === 'scope' || Boolean(filter.parentId);
+  const total =
+    !narrow && isCountedTerm(term)
+      ? Number((await db.selectNoFrom(gramCount(term.name, filter).as('total')).executeTakeFirstOrThrow()).total)
+      : await exactTotal(db, 'organizations', db.selectNoFrom(countMatching(filter).as('total')), totals);
+  if (total === 0 || offset >= total) return { items: [], total };
+  // The organizations of the type and membership asked (the counters), for the walk's estimate: read only when it may walk.
+  const mayWalk = !forced && !narrow && (total >= FETCH_ALL_BELOW || !isIndexedTerm(term));
+  const everyone = mayWalk ? Number((await db.selectNoFrom(counted(filter).as('n')).executeTakeFirstOrThrow()).n) : total;
+  const near = nearerEnd(offset, page.pageSize, total);
+  const access = forced ?? pageAccess({ term, total, everyone, offset: near.offset, pageSize: page.pageSize, narrow });
+  const direction = sql.raw(near.reversed ? 'desc' : 'asc');
+  const matches =
+    access === 'fetch'
+      ? sql`(with m as materialized (select t.id, t.code from organization_search as t where ${filtersOf(filter)} and ${searchCondition(term, 'like')})
+             select m.id, m.code from m order by m.code, m.id limit ${page.pageSize} offset ${offset})`
+      : sql`(select t.id, t.code from organization_search as t where ${filtersOf(filter)} and ${searchCondition(term, 'strpos')}
+             order by t.code ${direction}, t.id ${direction} limit ${near.limit} offset ${near.offset})`;
+  const rows = await sql<OrganizationRow>`select o.id, o.code, o.name, o.type, o.parent_code, o.parent_id, o.member, o.closed
+    from ${matches} as p join organizations as o on o.id = p.id order by p.code, p.id`.execute(db);
+  return { items: rows.rows.map(toOrganizationDto), total };
+}
