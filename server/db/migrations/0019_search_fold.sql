@@ -63,30 +63,35 @@ CREATE FUNCTION search_grams(name text, email text) RETURNS SETOF text LANGUAGE 
   CROSS JOIN LATERAL generate_series(1, length(v.s) - k + 1) AS i
 $$;
 
--- The counts a set of rows makes: each string of each folded row once for everyone, once more if inactive.
-CREATE FUNCTION search_gram_counts_of(rows_name text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-  SELECT format('SELECT g AS gram, k.inactive_only FROM %I AS r CROSS JOIN LATERAL search_grams(r.name, r.email) AS g
-                 CROSS JOIN (VALUES (false), (true)) AS k (inactive_only) WHERE r.folded AND (NOT k.inactive_only OR NOT r.is_active)', rows_name)
+-- The counts a row makes (once folded): each of its strings once for everyone, once more if the user is inactive.
+-- Plain SQL, inlined where it is called: the triggers' statements are planned once per connection (a statement built
+-- with EXECUTE was planned at every write, about 0.5 ms more per user written).
+CREATE FUNCTION search_gram_rows(name text, email text, is_active boolean, OUT gram text, OUT inactive_only boolean)
+RETURNS SETOF record LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT g, k.inactive_only FROM search_grams(name, email) AS g CROSS JOIN (VALUES (false), (true)) AS k (inactive_only)
+  WHERE NOT k.inactive_only OR NOT is_active
 $$;
 
--- Rows inserted (argument 1) or deleted (-1), as the transition table `changed_rows`.
+-- Rows inserted or deleted, as the transition table `changed_rows`.
 CREATE FUNCTION count_search_grams_of_rows() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  EXECUTE format('INSERT INTO user_search_gram_counts AS c (gram, inactive_only, backend, n)
-                  SELECT gram, inactive_only, pg_backend_pid(), %s * count(*) FROM (%s) AS counted GROUP BY 1, 2
-                  ON CONFLICT (gram, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n',
-                 TG_ARGV[0]::integer, search_gram_counts_of('changed_rows'));
+  INSERT INTO user_search_gram_counts AS c (gram, inactive_only, backend, n)
+  SELECT x.gram, x.inactive_only, pg_backend_pid(), CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END * count(*)
+  FROM changed_rows AS r CROSS JOIN LATERAL search_gram_rows(r.name, r.email, r.is_active) AS x
+  WHERE r.folded GROUP BY 1, 2
+  ON CONFLICT (gram, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n;
   RETURN NULL;
 END $$;
 
 CREATE FUNCTION count_search_grams_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  EXECUTE format('INSERT INTO user_search_gram_counts AS c (gram, inactive_only, backend, n)
-                  SELECT gram, inactive_only, pg_backend_pid(), sum(d)
-                  FROM (SELECT gram, inactive_only, 1 AS d FROM (%s) AS added UNION ALL SELECT gram, inactive_only, -1 FROM (%s) AS removed) AS delta
-                  GROUP BY 1, 2 HAVING sum(d) <> 0
-                  ON CONFLICT (gram, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n',
-                 search_gram_counts_of('new_rows'), search_gram_counts_of('old_rows'));
+  INSERT INTO user_search_gram_counts AS c (gram, inactive_only, backend, n)
+  SELECT gram, inactive_only, pg_backend_pid(), sum(d)
+  FROM (SELECT x.gram, x.inactive_only, 1 AS d FROM new_rows AS r CROSS JOIN LATERAL search_gram_rows(r.name, r.email, r.is_active) AS x WHERE r.folded
+        UNION ALL
+        SELECT x.gram, x.inactive_only, -1 FROM old_rows AS r CROSS JOIN LATERAL search_gram_rows(r.name, r.email, r.is_active) AS x WHERE r.folded) AS delta
+  GROUP BY 1, 2 HAVING sum(d) <> 0
+  ON CONFLICT (gram, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n;
   RETURN NULL;
 END $$;
 
@@ -97,9 +102,9 @@ BEGIN
 END $$;
 
 CREATE TRIGGER user_search_grams_insert AFTER INSERT ON user_search REFERENCING NEW TABLE AS changed_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION count_search_grams_of_rows('1');
+  FOR EACH STATEMENT EXECUTE FUNCTION count_search_grams_of_rows();
 CREATE TRIGGER user_search_grams_delete AFTER DELETE ON user_search REFERENCING OLD TABLE AS changed_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION count_search_grams_of_rows('-1');
+  FOR EACH STATEMENT EXECUTE FUNCTION count_search_grams_of_rows();
 CREATE TRIGGER user_search_grams_update AFTER UPDATE ON user_search REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION count_search_grams_updated();
 CREATE TRIGGER user_search_grams_truncate AFTER TRUNCATE ON user_search
@@ -109,9 +114,8 @@ CREATE TRIGGER user_search_grams_truncate AFTER TRUNCATE ON user_search
 CREATE FUNCTION recount_search_grams() RETURNS void LANGUAGE sql AS $$
   DELETE FROM user_search_gram_counts;
   INSERT INTO user_search_gram_counts (gram, inactive_only, backend, n)
-  SELECT g, k.inactive_only, 0, count(*) FROM user_search AS s CROSS JOIN LATERAL search_grams(s.name, s.email) AS g
-  CROSS JOIN (VALUES (false), (true)) AS k (inactive_only)
-  WHERE s.folded AND (NOT k.inactive_only OR NOT s.is_active) GROUP BY 1, 2;
+  SELECT x.gram, x.inactive_only, 0, count(*) FROM user_search AS s CROSS JOIN LATERAL search_gram_rows(s.name, s.email, s.is_active) AS x
+  WHERE s.folded GROUP BY 1, 2;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
