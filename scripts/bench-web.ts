@@ -275,7 +275,7 @@ async function main(): Promise<void> {
       chromium: chromiumVersion,
       lighthouse: JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version as string,
       data: dataLabel,
-      server: 'server/main.ts in production mode (https, HTTP/1.1), the build of this commit',
+      server: 'server/main.ts in production mode (https, HTTP/2 with HTTP/1.1 allowed), the build of this commit',
       ...partial,
       notes,
       bundle: { shellKb: bundle.shell.gzip / 1000, screens: bundle.screens.map((s) => ({ src: s.src, kb: s.gzip / 1000 })) },
