@@ -1,7 +1,8 @@
 // How a page of a search alone is found (users-search.repository.ts, pageAccess): from the exact total, never from
 // an estimate. Pure.
 import { describe, expect, it } from 'vitest';
-import { FETCH_ALL_BELOW, fromNearerEnd, isCountedTerm, pageAccess, searchTerm } from '../../server/features/users/users-search.repository.ts';
+import { fromNearerEnd } from '../../server/core/pages.ts';
+import { FETCH_ALL_BELOW, isCountedTerm, pageAccess, searchTerm } from '../../server/features/users/users-search.repository.ts';
 
 const everyone = 1_000_000;
 const first = { offset: 0, pageSize: 50, everyone };

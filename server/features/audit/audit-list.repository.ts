@@ -7,6 +7,7 @@ import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
 import type { Database, JsonValue } from '../../db/schema.ts';
 import type { JournalFilter } from './journal.input.ts';
 import type { JournalRow } from './journal-sentences.model.ts';
+import { containsPattern } from '../../db/like.ts';
 
 /** What the service resolved of a filter: the organization filtered on with its type, and the caller's scope. */
 export interface JournalWhere extends Omit<JournalFilter, 'organizationId'> {
@@ -64,7 +65,7 @@ function matching(eb: ExpressionBuilder<Database, 'audit_log'>, where: JournalWh
   if (where.since) conditions.push(eb('at', '>=', where.since));
   if (where.until) conditions.push(eb('at', '<', where.until));
   if (where.search) {
-    const pattern = `%${where.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(where.search);
     conditions.push(walk ? sql<SqlBool>`(search_text || '') like ${pattern}` : sql<SqlBool>`search_text like ${pattern}`);
     // Found through its author alone: kept only when the caller may know the author.
     if (where.scope !== null) conditions.push(sql<SqlBool>`(subject_search_text like ${pattern} or ${authorKnown({ ...where, scope: where.scope })})`);

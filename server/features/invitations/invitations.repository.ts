@@ -4,6 +4,7 @@ import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kyse
 import { pageOffset } from '../../core/pages.ts';
 import { exactTotal, invitationCount, type ListTotals } from '../../db/list-totals.ts';
 import type { Database, InvitationRow, InvitationStatus, InvitationType, OrganizationType, RoleType } from '../../db/schema.ts';
+import { containsPattern } from '../../db/like.ts';
 
 export type InvitationSort = 'id' | 'email' | 'createdAt';
 
@@ -27,10 +28,6 @@ export interface InvitationPage {
   total: number;
 }
 
-/** LIKE pattern matching `text` anywhere, its wildcards taken literally (backslash is LIKE's default escape). */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 type Eb = ExpressionBuilder<Database, 'invitations'>;
 

@@ -5,11 +5,12 @@
 //   spaces ignored in a code. Its page is taken from every match when they are few (the trigram indexes), else by
 //   walking the code order until a page of matches (pageAccess): a rare term never walks the order.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { pageOffset, type PageRequest } from '../../core/pages.ts';
+import { fromNearerEnd, pageOffset, walkOrFetch, type PageRequest } from '../../core/pages.ts';
 import { searchFold } from '../../core/search-fold.ts';
 import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
 import type { Database, OrganizationRow } from '../../db/schema.ts';
-import { containsPattern, toOrganizationDto, type OrganizationDto, type OrganizationFilter } from './organizations.repository.ts';
+import { containsPattern } from '../../db/like.ts';
+import { toOrganizationDto, type OrganizationDto, type OrganizationFilter } from './organizations.repository.ts';
 
 /** Below this total, a page of a search is always taken from all its matches. */
 export const FETCH_ALL_BELOW = 5_000;
@@ -47,13 +48,10 @@ export function isIndexedTerm(term: OrganizationTerm): boolean {
  * last match, about (offset + page size) × everyone ÷ total rows when the matches are spread along the codes. Pure.
  */
 export function pageAccess(input: { term: OrganizationTerm; total: number; everyone: number; offset: number; pageSize: number; narrow: boolean }): 'fetch' | 'walk' {
-  const { term, total, everyone, offset, pageSize, narrow } = input;
+  const { term, narrow, ...rest } = input;
   // A parent or a scope keeps a few organizations, read through their own index.
   if (narrow) return 'fetch';
-  if (total < FETCH_ALL_BELOW && isIndexedTerm(term)) return 'fetch';
-  const walked = ((offset + pageSize) * everyone) / Math.max(total, 1);
-  const fetched = isIndexedTerm(term) ? 3 * total : everyone / 3 + 3 * total;
-  return walked <= fetched ? 'walk' : 'fetch';
+  return walkOrFetch({ ...rest, indexed: isIndexedTerm(term), fetchAllBelow: FETCH_ALL_BELOW });
 }
 
 /**
@@ -61,9 +59,8 @@ export function pageAccess(input: { term: OrganizationTerm; total: number; every
  * same rows past fewer (the last page is the first one read backwards). Pure.
  */
 export function nearerEnd(offset: number, pageSize: number, total: number): { offset: number; limit: number; reversed: boolean } {
-  const rows = Math.max(0, Math.min(pageSize, total - offset));
-  if (offset + rows / 2 <= total / 2) return { offset, limit: pageSize, reversed: false };
-  return { offset: total - offset - rows, limit: rows, reversed: true };
+  const near = fromNearerEnd({ offset, pageSize }, total);
+  return { offset: near.offset, limit: near.pageSize, reversed: near.reversed };
 }
 
 /** The filters other than the search, on the rows of `t` (organizations or organization_search: the same columns). */

@@ -32,10 +32,6 @@ export interface OrganizationFilter {
 /** The columns of an OrganizationDto. */
 export const ORGANIZATION_COLUMNS = ['id', 'code', 'name', 'type', 'parent_code', 'parent_id', 'member', 'closed'] as const;
 
-/** LIKE pattern matching `text` anywhere, its wildcards taken literally (backslash is LIKE's default escape). */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** OpenAPI Organization, from a row of organizations. */
 export function toOrganizationDto(row: {

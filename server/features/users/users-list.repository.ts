@@ -1,13 +1,13 @@
 // The users list (and the conditions exports and bulk actions share with it): a bounded number of statements
 // whatever the page size or the page. A search alone is found by users-search.repository.ts.
 import { sql, type AliasedRawBuilder, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import { pageOffset } from '../../core/pages.ts';
+import { fromNearerEnd, pageOffset } from '../../core/pages.ts';
 import { canonicalRoleCode, type UserScope } from './users.model.ts';
 import type { OrganizationDto } from '../organizations/organizations.repository.ts';
 import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { exactTotal, userCount, type ListTotals } from '../../db/list-totals.ts';
 import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
-import { fromNearerEnd, searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
+import { searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
 import type { Database } from '../../db/schema.ts';
 

@@ -3,12 +3,13 @@
 // term of one to three characters from the counts of migration 0019; and the way a page's matches are found,
 // chosen from that exact total rather than from the planner's estimate of a LIKE.
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { fromNearerEnd, walkOrFetch } from '../../core/pages.ts';
 import { COUNTED_GRAM_LENGTH, searchFold } from '../../core/search-fold.ts';
 import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
+import { escapeLike } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
 import { idOrder, orderByKey, searchSortKey, sortKey, type SortOrder } from './users-sort.repository.ts';
 
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** A term as the search compares it: folded, and as typed in lower case (see searchCondition). */
 export interface SearchTerm {
@@ -95,21 +96,10 @@ export const FETCH_ALL_BELOW = 20_000;
  */
 export const FETCH_ALL_AT_MOST = 40_000;
 
-/**
- * How a page of a search alone is found, from its exact total:
- * - 'fetch': every match through the trigram index, then the page sorted out of them (cost: the total);
- * - 'walk': the list's sort index walked in order, each user's search row looked up (cost: the rows walked, about
- *   (offset + page size) × everyone ÷ total when the matches are spread along the order).
- * Matches are not always spread (a surname's holders are side by side in name order): below FETCH_ALL_BELOW,
- * fetching costs little whatever the order, so it is always chosen; above, the walk is chosen while it reads
- * fewer rows than fetching would. A term under three characters has no index: fetching it reads every search row.
- */
+/** How a page of a search alone is found (walkOrFetch); a term under three characters has no index. */
 export function pageAccess(input: { term: SearchTerm; total: number; everyone: number; offset: number; pageSize: number }): 'fetch' | 'walk' {
-  const { term, total, everyone, offset, pageSize } = input;
-  if (total < FETCH_ALL_BELOW && isIndexedTerm(term)) return 'fetch';
-  const walked = ((offset + pageSize) * everyone) / Math.max(total, 1);
-  const fetched = isIndexedTerm(term) ? 3 * total : everyone / 3 + 3 * total;
-  return walked <= fetched ? 'walk' : 'fetch';
+  const { term, ...rest } = input;
+  return walkOrFetch({ ...rest, indexed: isIndexedTerm(term), fetchAllBelow: FETCH_ALL_BELOW });
 }
 
 /** A page of a search alone: the term, who is counted, the order, and how many users the list holds (asked for when needed). */
@@ -198,15 +188,6 @@ async function fetchPage(db: Kysely<Database>, query: SearchPageQuery, cap: numb
   return { matches: Number(rows[0]!.matches), ids: rows[0]!.ids };
 }
 
-/**
- * A page in the second half of the order, read from the other end: the same rows in the exact opposite order
- * (sortKey's `reversed`), after fewer rows; the last page is the first one read backwards. Pure.
- */
-export function fromNearerEnd<Q extends { offset: number; pageSize: number }>(query: Q, total: number): Q & { reversed: boolean } {
-  const rows = Math.max(0, Math.min(query.pageSize, total - query.offset));
-  if (query.offset + rows / 2 <= total / 2) return { ...query, reversed: false };
-  return { ...query, offset: total - query.offset - rows, pageSize: rows, reversed: true };
-}
 
 /** The page's ids by walking the sort's index on users, each user looked up in user_search (a scalar subquery: never a join reading every match). */
 async function walkPage(db: Kysely<Database>, query: SearchPageQuery & { reversed: boolean }): Promise<string[]> {
