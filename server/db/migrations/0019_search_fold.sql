@@ -83,13 +83,18 @@ BEGIN
   RETURN NULL;
 END $$;
 
+-- Only the rows whose counted fields changed: a sign-in moves last_login_at alone, and its strings are not read.
 CREATE FUNCTION count_search_grams_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO user_search_gram_counts AS c (gram, inactive_only, backend, n)
   SELECT gram, inactive_only, pg_backend_pid(), sum(d)
-  FROM (SELECT x.gram, x.inactive_only, 1 AS d FROM new_rows AS r CROSS JOIN LATERAL search_gram_rows(r.name, r.email, r.is_active) AS x WHERE r.folded
-        UNION ALL
-        SELECT x.gram, x.inactive_only, -1 FROM old_rows AS r CROSS JOIN LATERAL search_gram_rows(r.name, r.email, r.is_active) AS x WHERE r.folded) AS delta
+  FROM (SELECT r.name, r.email, r.is_active, r.folded, o.name AS old_name, o.email AS old_email, o.is_active AS old_active, o.folded AS old_folded
+        FROM new_rows AS r JOIN old_rows AS o USING (id)
+        WHERE (r.name, r.email, r.is_active, r.folded) IS DISTINCT FROM (o.name, o.email, o.is_active, o.folded)) AS changed
+  CROSS JOIN LATERAL (
+    SELECT x.gram, x.inactive_only, 1 AS d FROM search_gram_rows(changed.name, changed.email, changed.is_active) AS x WHERE changed.folded
+    UNION ALL
+    SELECT x.gram, x.inactive_only, -1 FROM search_gram_rows(changed.old_name, changed.old_email, changed.old_active) AS x WHERE changed.old_folded) AS delta
   GROUP BY 1, 2 HAVING sum(d) <> 0
   ON CONFLICT (gram, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n;
   RETURN NULL;
