@@ -48,7 +48,7 @@ const config = { memberAreaUrl: 'https://adherent.test', publicSiteUrl: 'https:/
 const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
 
 /** The app (its own router, in memory) on `path`: the profile comes when `profile` resolves (at once, or later for a first load). */
-function openApp(path: string, profile: Promise<SessionProfile>) {
+function openApp(path: string, profile: Promise<SessionProfile> | (() => Promise<SessionProfile>)) {
   const server = fakeApi()
     .on('get', '/api/v2/invitations', () => ({ status: 200, body: { invitations: [], items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }))
     .on('get', '/api/v2/users', () => ({ status: 200, body: { items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }));
@@ -60,7 +60,7 @@ function openApp(path: string, profile: Promise<SessionProfile>) {
         readToken: fromPromise<TokenReading>(async () => ({ token: TOKEN, expired: false })),
         login: never<void, { forceLogin: boolean }>(),
         acquireToken: never<string>(),
-        loadProfile: fromPromise<SessionProfile, { token: string }>(() => profile),
+        loadProfile: fromPromise<SessionProfile, { token: string }>(() => (typeof profile === 'function' ? profile() : profile)),
         signOut: never<void>(),
       },
     }),
@@ -144,5 +144,31 @@ describe('guards on a first load, the session not known yet', () => {
     await screen.findByRole('heading', { name: 'Habilitation des administrateurs' });
     expect(app.invitationRequests()).toHaveLength(1);
     expect(app.pathname()).toBe('/admin');
+  });
+});
+
+describe('the render-time guard once the session changes on an open screen', () => {
+  it('sends to /dashboard a person whose reloaded permissions no longer let them on /admin, and asks no more of its list', async () => {
+    let current = backOffice;
+    const app = openApp('/dashboard', () => Promise.resolve(current));
+    await screen.findByRole('heading', { level: 1 });
+    await app.router.navigate({ to: '/admin' });
+    await screen.findByRole('heading', { name: 'Habilitation des administrateurs' });
+    const before = app.invitationRequests().length;
+    current = memberAdmin;
+    app.session.send({ type: 'session.reloadProfile' });
+    await waitFor(() => expect(app.pathname()).toBe('/dashboard'));
+    expect(screen.queryByRole('heading', { name: 'Habilitation des administrateurs' })).toBeNull();
+    expect(app.invitationRequests()).toHaveLength(before);
+  });
+
+  it('sends to the sign-in a person signing out on /admin', async () => {
+    const app = openApp('/dashboard', Promise.resolve(backOffice));
+    await screen.findByRole('heading', { level: 1 });
+    await app.router.navigate({ to: '/admin' });
+    await screen.findByRole('heading', { name: 'Habilitation des administrateurs' });
+    app.session.send({ type: 'session.signOut' });
+    await waitFor(() => expect(app.pathname()).toBe('/authentication/sign-in'));
+    expect(screen.queryByRole('heading', { name: 'Habilitation des administrateurs' })).toBeNull();
   });
 });
