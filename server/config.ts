@@ -38,6 +38,17 @@ export interface RequestLifecycleConfig {
   reminderBeforeExpiryDays: number;
 }
 
+/**
+ * Dormant accounts (issue 23), in days, 0 turning a step off: a person who has not signed in for warnAfterDays
+ * (counted from the account's creation when never signed in) is warned; deactivated deactivateAfterDays after the
+ * warning if still not signed in; deleted deleteAfterDays after that deactivation (never the back office's accounts).
+ */
+export interface DormancyConfig {
+  warnAfterDays: number;
+  deactivateAfterDays: number;
+  deleteAfterDays: number;
+}
+
 export interface ServerConfig {
   production: boolean;
   host: string;
@@ -83,6 +94,8 @@ export interface ServerConfig {
    * told REMINDER_BEFORE_EXPIRY_DAYS (default 3) before theirs expires (server/jobs/invitation-*.ts).
    */
   requests: RequestLifecycleConfig;
+  /** DORMANCY_WARN_AFTER_DAYS (default 365), DORMANCY_DEACTIVATE_AFTER_DAYS (30), DORMANCY_DELETE_AFTER_DAYS (365); 0 turns a step off. */
+  dormancy: DormancyConfig;
   /**
    * Creations one person may make in an hour, counted across nodes from the audit journal (USER_CREATIONS_PER_HOUR,
    * default 200; INVITATIONS_PER_HOUR, default 100; 0: no limit). See server/features/audit/creation-limit.service.ts.
@@ -239,6 +252,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     throw new Error(`AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more (got '${env.AUDIT_RETENTION_DAYS}')`);
   }
   const requests = readRequestLifecycle(env);
+  const dormancy = readDormancy(env);
   return {
     production,
     host: optional(env, 'HOST') ?? (production ? '0.0.0.0' : 'localhost'),
@@ -270,6 +284,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     outboxRetentionDays,
     auditRetentionDays,
     requests,
+    dormancy,
     creationLimits,
     listsInFlightPerPerson,
   };
@@ -296,6 +311,15 @@ function readRequestLifecycle(env: Env): RequestLifecycleConfig {
     throw new Error(`REMINDER_BEFORE_EXPIRY_DAYS (${reminderBeforeExpiryDays}) must be fewer days than INVITATION_EXPIRY_DAYS (${expiryDays})`);
   }
   return { expiryDays, reminderPendingDays, reminderBeforeExpiryDays };
+}
+
+/** The dormancy periods: each from 0 (that step off) to 3650 days. */
+export function readDormancy(env: Env): DormancyConfig {
+  return {
+    warnAfterDays: days(env, 'DORMANCY_WARN_AFTER_DAYS', 365, 0),
+    deactivateAfterDays: days(env, 'DORMANCY_DEACTIVATE_AFTER_DAYS', 30, 0),
+    deleteAfterDays: days(env, 'DORMANCY_DELETE_AFTER_DAYS', 365, 0),
+  };
 }
 
 /** A number of creations an hour: a whole number, 0 for no limit, at most 1,000,000. */

@@ -159,6 +159,14 @@ describe('readConfig in production', () => {
     expect(() => readConfig({ INVITATION_EXPIRY_DAYS: '3' })).toThrow('REMINDER_BEFORE_EXPIRY_DAYS (3) must be fewer days than INVITATION_EXPIRY_DAYS (3)');
   });
 
+  it('warns a dormant account after 365 days, deactivates it 30 days later and deletes it 365 days after that unless told otherwise, 0 turning a step off', () => {
+    expect(readConfig({}).dormancy).toEqual({ warnAfterDays: 365, deactivateAfterDays: 30, deleteAfterDays: 365 });
+    expect(readConfig({ DORMANCY_WARN_AFTER_DAYS: '0', DORMANCY_DEACTIVATE_AFTER_DAYS: '15', DORMANCY_DELETE_AFTER_DAYS: '0' }).dormancy).toEqual({ warnAfterDays: 0, deactivateAfterDays: 15, deleteAfterDays: 0 });
+    for (const value of ['-1', '1.5', 'un an', '3651']) {
+      expect(() => readConfig({ DORMANCY_DELETE_AFTER_DAYS: value })).toThrow(`DORMANCY_DELETE_AFTER_DAYS must be a whole number of days, from 0 to 3650 (got '${value}')`);
+    }
+  });
+
   it('listens on 0.0.0.0 by default', () => {
     const config = readConfig(b2c);
     expect(config.production).toBe(true);
