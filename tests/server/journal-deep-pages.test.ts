@@ -70,6 +70,26 @@ describe.each(backends)('deep pages of the journal on $name', (backend) => {
     await expectSamePages(4);
   });
 
+  it('pages several actions, merged from each action newest first, as the whole journal sorted would, ties and a period included', async () => {
+    const actions = ['user.deactivate', 'user.reactivate', 'user.delete'] as const;
+    // Each action's entries interleaved, some at the same instant (ties broken by id), others of user.update between.
+    await sql`insert into audit_log (actor_email, action, entity_type, entity_id, changes, at)
+      select 'ops@exemple.fr', (array['user.deactivate', 'user.reactivate', 'user.delete', 'user.update'])[1 + i % 4], 'user', 'x', '{}'::jsonb,
+        timestamptz '2026-11-23 08:00Z' + ((i / 3) * interval '7 minutes')
+      from generate_series(0, 60) as i`.execute(db);
+    for (const where of [{ scope: null, actions: [...actions] }, { scope: null, actions: [...actions.slice(0, 2)], since: new Date(Date.UTC(2026, 10, 23, 9)) }] satisfies JournalWhere[]) {
+      const { rows } = await sql<{ id: number }>`select id from audit_log where action = any(${where.actions}) and (${where.since ?? null}::timestamptz is null or at >= ${where.since ?? null})
+        order by at desc, id desc`.execute(db);
+      const expected = rows.map((r) => Number(r.id));
+      expect(expected.length).toBeGreaterThan(15);
+      for (const size of [1, 4, 10]) {
+        const pages: number[] = [];
+        for (let page = 1; page <= Math.ceil(expected.length / size) + 1; page++) pages.push(...(await listJournalPage(db, where, { page, pageSize: size })).map((r) => Number(r.id)));
+        expect(pages, `pages of ${size}`).toEqual(expected);
+      }
+    }
+  });
+
   it('folds the counts of past days into one row per day at start-up, totals unchanged', async () => {
     const before = await dayCounts();
     await sql`select compact_list_totals()`.execute(db);

@@ -7,7 +7,7 @@ import { seedDemoData } from '../../server/seed/seed.ts';
 import type { Database } from '../../server/db/schema.ts';
 import { findOrganizationByCode, findOrganizationById, type OrganizationFilter } from '../../server/features/organizations/organizations.repository.ts';
 import { countMatching, listOrganizations } from '../../server/features/organizations/organizations-list.repository.ts';
-import { auditEntriesMatching, countJournalEntries, listJournalPage } from '../../server/features/audit/audit-list.repository.ts';
+import { auditEntriesMatching, countJournalEntries, journalPageIds, listJournalPage } from '../../server/features/audit/audit-list.repository.ts';
 import { listAllRoles } from '../../server/features/roles/roles.repository.ts';
 import { StatementCounter as ExecutedStatements } from './support/statement-counter.ts';
 
@@ -126,6 +126,15 @@ for (const backend of backends) {
       expect(await plan({ scope: null, search: 'tilleuls' })).toContain('audit_log_search_trgm_idx');
       const newest = auditEntriesMatching(db, { scope: null }).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(10);
       expect(await planOf(newest, ['enable_seqscan'])).toContain('audit_log_at_idx');
+    });
+
+    it("pages several actions by merging each action's index, newest first, never walking the time index past the others' entries", async () => {
+      const where = { scope: null, actions: ['user.delete', 'user.create', 'user.update'] as const };
+      for (const page of [1, 40]) {
+        const plan = await planOf(journalPageIds(db, { ...where, actions: [...where.actions] }, { page, pageSize: 10 }, {}), ['enable_seqscan', 'enable_bitmapscan']);
+        expect(plan.match(/audit_log_action_at_idx/g)).toHaveLength(3);
+        expect(plan).not.toContain('audit_log_at_idx');
+      }
     });
   });
 }

@@ -170,6 +170,24 @@ function idsSeekingTheDay(offset: number, size: number) {
     ) as a`;
 }
 
+/** Several actions and at most a period, over the whole journal (the back office): see idsMergedByAction. */
+const byActionsAlone = (where: JournalWhere) =>
+  where.actions !== undefined && where.actions.length > 1 && where.scope === null && !where.organization && !where.userId && !where.actorId && !where.search;
+
+/**
+ * A page of several actions: each action's entries read newest first from the (action, at, id) index, up to the
+ * page's end, then merged. Read along the time index instead, the actions asked for would be found only after
+ * every newer entry of the others (52 ms behind 36,000 expiries on the benchmark database; 0.07 ms merged).
+ */
+function idsMergedByAction(db: Kysely<Database>, where: JournalWhere, page: PageRequest) {
+  const reach = pageOffset(page) + page.pageSize;
+  const arms = where.actions!.map((action, i) =>
+    db.selectFrom(auditEntriesMatching(db, { ...where, actions: [action] }).select(['id', 'at']).orderBy('at', 'desc').orderBy('id', 'desc').limit(reach).as(`a${i}`)).select(['id', 'at']),
+  );
+  const merged = arms.slice(1).reduce((union, arm) => union.unionAll(arm), arms[0]!);
+  return db.selectFrom(merged.as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(page.pageSize).offset(pageOffset(page));
+}
+
 /**
  * One page, newest first (ties by id, so pages never overlap): the page's ids first, read from an index alone where
  * the filters allow (a deep page skips index entries, not rows), then their entries. `gather`: the total is small
@@ -182,16 +200,22 @@ export async function listJournalPage(db: Kysely<Database>, where: JournalWhere,
     const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', sql<number>`(${ids})`).orderBy('at', 'desc').orderBy('id', 'desc').execute();
     return rows.map(toRow);
   }
+  const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', journalPageIds(db, where, page, options)).orderBy('at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(toRow);
+}
+
+/** The ids of a page, by the cheapest access the filters allow (see listJournalPage; tests EXPLAIN it). */
+export function journalPageIds(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean; total?: number }) {
   const concerned = byOrganizationsOnly(db, where);
   // One organization: its index reads newest first; a scope of several: gathered (up to GATHER_SCOPE_BELOW) or walked.
-  const fromOrganizations = concerned && (where.organization || options.gather || (options.total !== undefined && options.total <= GATHER_SCOPE_BELOW));
-  const ids = fromOrganizations
-    ? concerned.clearSelect().select('audit_id').orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(page.pageSize).offset(pageOffset(page))
-    : options.gather
-      ? db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(page.pageSize).offset(pageOffset(page))
-      : auditEntriesMatching(db, where, true).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(page.pageSize).offset(pageOffset(page));
-  const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', ids).orderBy('at', 'desc').orderBy('id', 'desc').execute();
-  return rows.map(toRow);
+  if (concerned && (where.organization || options.gather || (options.total !== undefined && options.total <= GATHER_SCOPE_BELOW))) {
+    return concerned.clearSelect().select('audit_id as id').orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(page.pageSize).offset(pageOffset(page));
+  }
+  if (options.gather) {
+    return db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(page.pageSize).offset(pageOffset(page));
+  }
+  if (byActionsAlone(where)) return idsMergedByAction(db, where, page);
+  return auditEntriesMatching(db, where, true).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(page.pageSize).offset(pageOffset(page));
 }
 
 /**
