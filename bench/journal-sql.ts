@@ -99,11 +99,11 @@ export function journalSteps(entries: number, reference: Date): SeedStep[] {
     },
     {
       label: 'their organizations',
-      sql: `insert into audit_log_organizations (audit_id, organization_id, siren_id, at)
-            select a.id, po.organization_id, case when o.type = 'SIRET' then coalesce(o.parent_id, o.id) else o.id end, a.at
+      sql: `insert into audit_log_organizations (audit_id, organization_id, siren_id, at, action)
+            select a.id, po.organization_id, case when o.type = 'SIRET' then coalesce(o.parent_id, o.id) else o.id end, a.at, a.action
             from audit_log a join bench_jpo po on a.entity_type = 'user' and po.user_id::text = a.entity_id join organizations o on o.id = po.organization_id
             union all
-            select a.id, o.id, case when o.type = 'SIRET' then coalesce(o.parent_id, o.id) else o.id end, a.at
+            select a.id, o.id, case when o.type = 'SIRET' then coalesce(o.parent_id, o.id) else o.id end, a.at, a.action
             from audit_log a join organizations o on o.id = a.organization_id where a.entity_type = 'invitation'`,
     },
     { label: 'total', sql: 'insert into audit_counts (backend, n) select 0, count(*) from audit_log' },

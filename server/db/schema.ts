@@ -187,6 +187,8 @@ export interface AuditLogOrganizationsTable {
   organization_id: string;
   siren_id: string;
   at: Timestamp;
+  /** The entry's action (migration 0028; filled in by the trigger when not given, by the backfill for older rows). */
+  action: Generated<string | null>;
 }
 
 export type OutboxKind =

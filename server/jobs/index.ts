@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { outboxRetentionJob } from './outbox-retention.ts';
 import { auditRetentionJob } from './audit-retention.ts';
 import { auditBackfillJob } from './audit-backfill.ts';
+import { auditOrganizationActionsJob } from './audit-organization-actions.ts';
 import { searchBackfillJob } from './search-backfill.ts';
 import { bulkActionsRetentionJob } from './bulk-actions-retention.ts';
 import { expiredRowsJob, type ExpiredRowsPurge } from './expired-rows.ts';
@@ -35,6 +36,7 @@ export function scheduledJobs(deps: JobsDeps): ScheduledJob[] {
     bulkActionsRetentionJob({ db: deps.db }),
     auditRetentionJob({ db: deps.db, retentionDays: deps.auditRetentionDays }),
     auditBackfillJob({ db: deps.db }),
+    auditOrganizationActionsJob({ db: deps.db }),
     searchBackfillJob({ db: deps.db }),
     // The expiry before the reminders: a request past its period is never told it will expire.
     ...requestLifecycleJobs({ db: deps.db, requests: deps.requests ?? DEFAULT_REQUESTS, listUrl: `${deps.publicOrigin ?? ''}/admin` }),

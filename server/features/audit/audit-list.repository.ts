@@ -8,6 +8,7 @@ import type { Database, JsonValue } from '../../db/schema.ts';
 import type { JournalFilter } from './journal.input.ts';
 import type { JournalRow } from './journal-sentences.model.ts';
 import { containsPattern } from '../../db/like.ts';
+import { organizationActionsCopied } from './audit-backfill.repository.ts';
 
 /** What the service resolved of a filter: the organization filtered on with its type, and the caller's scope. */
 export interface JournalWhere extends Omit<JournalFilter, 'organizationId'> {
@@ -76,18 +77,28 @@ function matching(eb: ExpressionBuilder<Database, 'audit_log'>, where: JournalWh
 const isUnfiltered = (where: JournalWhere) =>
   where.scope === null && !where.organization && !where.userId && !where.actorId && !(where.actions && where.actions.length > 0) && !where.since && !where.until && !where.search;
 
+/** A scope or an organization, alone, with at most actions and a period. */
+const organizationsAnswer = (where: JournalWhere) => !where.userId && !where.actorId && !where.search && (where.scope === null) !== !where.organization;
+
+/** Whether the actions' copy must be asked about: only when it could answer (one short read, then never again). */
+const actionsCopiedFor = async (db: Kysely<Database>, where: JournalWhere) =>
+  organizationsAnswer(where) && where.actions !== undefined && where.actions.length > 0 && (await organizationActionsCopied(db));
+
 /**
- * When only organizations filter (the caller's scope alone, or one organization alone) with at most a period, the
- * entries' organizations answer by themselves, from their index alone (audit_log_organizations holds each entry's
- * time): no entry is read to find the page or the total.
+ * When only organizations filter (the caller's scope alone, or one organization alone) with at most a period, and
+ * actions once their copy there is whole (`actionsCopied`, migration 0028), the entries' organizations answer by
+ * themselves, from their index alone (audit_log_organizations holds each entry's time and action): no entry is
+ * read to find the page or the total.
  */
-function byOrganizationsOnly(db: Kysely<Database>, where: JournalWhere) {
-  if (where.userId || where.actorId || (where.actions && where.actions.length > 0) || where.search) return null;
-  if ((where.scope === null) === !where.organization) return null;
+function byOrganizationsOnly(db: Kysely<Database>, where: JournalWhere, actionsCopied: boolean) {
+  if (!organizationsAnswer(where)) return null;
+  const actions = where.actions && where.actions.length > 0 ? where.actions : null;
+  if (actions && !actionsCopied) return null;
   let query = db.selectFrom('audit_log_organizations');
   if (where.organization?.type === 'SIREN') query = query.where('siren_id', '=', where.organization.id);
   else if (where.organization) query = query.where('organization_id', '=', where.organization.id);
   else query = query.where(sql<SqlBool>`organization_id = any(${[...where.scope!]}::uuid[])`);
+  if (actions) query = query.where('action', 'in', [...actions]);
   if (where.since) query = query.where('at', '>=', where.since);
   if (where.until) query = query.where('at', '<', where.until);
   // An entry concerning two organizations kept has two rows: grouped, it counts once.
@@ -136,7 +147,7 @@ export async function countJournalEntries(db: Kysely<Database>, where: JournalWh
     const { rows } = await sql<{ total: string | number }>`select coalesce(sum(n), 0)::bigint as total from audit_counts`.execute(db);
     return Number(rows[0]?.total ?? 0);
   }
-  const concerned = byOrganizationsOnly(db, where);
+  const concerned = byOrganizationsOnly(db, where, await actionsCopiedFor(db, where));
   const count = concerned
     ? db.selectFrom(concerned.as('c')).select((eb) => eb.fn.countAll<number>().as('total'))
     : auditEntriesMatching(db, where).select((eb) => eb.fn.countAll<number>().as('total'));
@@ -200,13 +211,13 @@ export async function listJournalPage(db: Kysely<Database>, where: JournalWhere,
     const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', sql<number>`(${ids})`).orderBy('at', 'desc').orderBy('id', 'desc').execute();
     return rows.map(toRow);
   }
-  const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', journalPageIds(db, where, page, options)).orderBy('at', 'desc').orderBy('id', 'desc').execute();
+  const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', journalPageIds(db, where, page, { ...options, actionsCopied: await actionsCopiedFor(db, where) })).orderBy('at', 'desc').orderBy('id', 'desc').execute();
   return rows.map(toRow);
 }
 
 /** The ids of a page, by the cheapest access the filters allow (see listJournalPage; tests EXPLAIN it). */
-export function journalPageIds(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean; total?: number }) {
-  const concerned = byOrganizationsOnly(db, where);
+export function journalPageIds(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean; total?: number; actionsCopied?: boolean }) {
+  const concerned = byOrganizationsOnly(db, where, options.actionsCopied ?? false);
   // One organization: its index reads newest first; a scope of several: gathered (up to GATHER_SCOPE_BELOW) or walked.
   if (concerned && (where.organization || options.gather || (options.total !== undefined && options.total <= GATHER_SCOPE_BELOW))) {
     return concerned.clearSelect().select('audit_id as id').orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(page.pageSize).offset(pageOffset(page));

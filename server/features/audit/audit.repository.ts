@@ -44,11 +44,14 @@ export async function writeAudits(trx: Transaction<Database> | Kysely<Database>,
     )
     .returning(['id', 'at'])
     .execute();
-  const concerned = entries.flatMap((entry, index) => entryOrganizations(entry).map((organizationId) => ({ auditId: inserted[index]!.id, at: inserted[index]!.at, organizationId })));
+  const concerned = entries.flatMap((entry, index) =>
+    entryOrganizations(entry).map((organizationId) => ({ auditId: inserted[index]!.id, at: inserted[index]!.at, organizationId, action: entry.action })),
+  );
   if (concerned.length === 0) return;
-  await sql`insert into audit_log_organizations (audit_id, organization_id, siren_id, at)
-    select x.audit_id, o.id, case when o.type = 'SIRET' then coalesce(o.parent_id, o.id) else o.id end, x.at
-    from unnest(${concerned.map((c) => c.auditId)}::bigint[], ${concerned.map((c) => c.organizationId)}::uuid[], ${concerned.map((c) => c.at.toISOString())}::timestamptz[]) as x(audit_id, organization_id, at)
+  await sql`insert into audit_log_organizations (audit_id, organization_id, siren_id, at, action)
+    select x.audit_id, o.id, case when o.type = 'SIRET' then coalesce(o.parent_id, o.id) else o.id end, x.at, x.action
+    from unnest(${concerned.map((c) => c.auditId)}::bigint[], ${concerned.map((c) => c.organizationId)}::uuid[], ${concerned.map((c) => c.at.toISOString())}::timestamptz[],
+      ${concerned.map((c) => c.action)}::text[]) as x(audit_id, organization_id, at, action)
     join organizations o on o.id = x.organization_id`.execute(trx);
 }
 

@@ -28,6 +28,7 @@ describe.each(backends)('the scheduled jobs of the server on $name', (backend) =
       { job: 'bulk-actions.retention', outcome: 'succeeded', summary: { purged: 0 } },
       { job: 'audit.retention', outcome: 'succeeded', summary: { purged: 0 } },
       { job: 'audit.backfill', outcome: 'succeeded' },
+      { job: 'audit.organization-actions', outcome: 'succeeded', summary: { filled: 0, remaining: 0 } },
       { job: 'search.backfill', outcome: 'succeeded', summary: { batches: 0, done: 1 } },
       { job: 'invitations.expiry', outcome: 'succeeded' },
       { job: 'invitations.expiry-reminder', outcome: 'succeeded' },

@@ -16,7 +16,7 @@ describe.each(backends)('the journal backfill on $name', (backend) => {
   const db = () => testDb.handle.db;
   const run = async (job: ReturnType<typeof auditBackfillJob>, now = LATER(), signal = new AbortController().signal) => (await job.run({ now, signal, log: silent })) as { filled: number; remaining: number };
   const unfilled = async () => Number((await sql<{ n: number }>`select count(*)::int as n from audit_log where subject_search_text is null`.execute(db())).rows[0]!.n);
-  const doneThrough = async () => Number((await sql<{ n: number }>`select done_through as n from audit_backfills`.execute(db())).rows[0]!.n);
+  const doneThrough = async () => Number((await sql<{ n: number }>`select done_through as n from audit_backfills where name = 'subject_search_text'`.execute(db())).rows[0]!.n);
 
   beforeAll(async () => {
     testDb = await createTestDatabase(backend);

@@ -48,6 +48,7 @@ describe.each(backends)('the outbox retention on $name', (backend) => {
       'bulk-actions.retention',
       'audit.retention',
       'audit.backfill',
+      'audit.organization-actions',
       'search.backfill',
       'invitations.expiry',
       'invitations.expiry-reminder',
