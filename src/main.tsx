@@ -8,7 +8,7 @@ import { loadAppConfig } from './app-config';
 import { createApiClient } from './api/client';
 import { createQueryClient } from './api/query-client';
 import { setBrowserCacheOwner } from './api/browser-cache-owner';
-import { createMsalInstance } from './auth/msal';
+import type { IPublicClientApplication } from '@azure/msal-browser';
 import { readTokenCookie } from './auth/token-cookie';
 import { sessionMachine } from './machines/session/session.machine';
 import { readCachedProfile, sessionActors, startEarlyProfile } from './machines/session/session.actors';
@@ -31,7 +31,19 @@ async function start(rootElement: HTMLElement) {
     );
     return;
   }
-  const msal = createMsalInstance(config);
+  // MSAL loads and starts once, when the session first needs it (session.actors.ts msalNeededAtStart).
+  let msalReady: Promise<IPublicClientApplication> | null = null;
+  const msal = () =>
+    (msalReady ??= import('./auth/msal')
+      .then(async ({ createMsalInstance }) => {
+        const instance = createMsalInstance(config);
+        await instance.initialize();
+        return instance;
+      })
+      .catch((error: unknown) => {
+        msalReady = null;
+        throw error;
+      }));
   // The bearer token: the session's copy in memory, else the cookie.
   let tokenSource: () => string | null = () => readTokenCookie();
   const api = createApiClient({ baseUrl: config.apiBase, getToken: () => tokenSource() });

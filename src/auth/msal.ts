@@ -1,13 +1,8 @@
 import { LogLevel, ProtocolMode, PublicClientApplication, ResponseMode } from '@azure/msal-browser';
 import type { AppConfig } from '../app-config';
+import { REDIRECT_BRIDGE_PATH } from './sign-in-paths';
 
-/** Scopes of the sign-in and of the silent token acquisition (spec §2). */
-export const SIGN_IN_SCOPES = ['openid', 'email', 'profile', 'offline_access'];
-
-/** The bridge page that receives every redirect answer (MSAL v5). */
-export const REDIRECT_BRIDGE_PATH = '/redirect.html';
-export const POST_LOGIN_PATH = '/authentication/redirect-login';
-
+/** MSAL's instance, not yet initialized. Loaded apart from the shell (src/main.tsx loadMsal). */
 export function createMsalInstance(config: AppConfig): PublicClientApplication {
   return new PublicClientApplication({
     auth: {

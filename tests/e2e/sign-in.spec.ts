@@ -85,13 +85,23 @@ test('the sign-in page goes straight to the dashboard when a valid token cookie 
   expect(visited.some((path) => path.startsWith('/oidc/'))).toBe(false);
 });
 
-test('the first screen reads its configuration from the page: no /portal-config.json request (issue 18)', async ({ page }) => {
+test("a returning person's first screen reads its configuration from the page and needs no MSAL: no /portal-config.json, no MSAL code (issue 18)", async ({ page }) => {
   const asked: string[] = [];
-  page.on('request', (request) => {
-    if (new URL(request.url()).pathname === '/portal-config.json') asked.push(request.url());
-  });
+  const msalCode: string[] = [];
   await openDashboardAs(page, 'backoffice@portail.test');
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path === '/portal-config.json') asked.push(path);
+    if (/^\/assets\/msal-[\w-]+\.js$/.test(path)) msalCode.push(path);
+  });
   await page.goto('/utilisateurs');
   await expect(page.getByRole('heading', { name: 'Gestion des utilisateurs', level: 1 })).toBeVisible();
+  await expect(page.getByRole('table')).toBeVisible();
   expect(asked).toEqual([]);
+  expect(msalCode).toEqual([]);
+  // Signing out needs it: it loads then, and the provider's session ends as before.
+  await sidebar(page).getByRole('link', { name: 'Déconnexion' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  expect(msalCode.length).toBeGreaterThan(0);
+  expect((await page.context().cookies()).find((c) => c.name === 'portail.accessToken')).toBeUndefined();
 });

@@ -20,7 +20,7 @@ function setup(answer: () => AnswerOf<'get', '/api/v2/users/me'> = () => me) {
   const api = server.client();
   const profileCalls = () => server.calls.filter((c) => c.route === '/api/v2/users/me').length;
   const load = (early: EarlyProfile | null) => {
-    const { actors } = sessionActors({ msal: {} as IPublicClientApplication, api, cookieDomain: null, passwordResetAuthority: null, earlyProfile: early });
+    const { actors } = sessionActors({ msal: () => Promise.resolve({} as IPublicClientApplication), api, cookieDomain: null, passwordResetAuthority: null, earlyProfile: early });
     return (token: string) => toPromise(createActor(actors.loadProfile, { input: { token } }).start());
   };
   return { api, profileCalls, load };

@@ -3,14 +3,15 @@ import type { IPublicClientApplication } from '@azure/msal-browser';
 import { ApiFailure, type ApiClient } from '../../api/client';
 import { fetchCurrentUser, type CurrentUser } from '../../api/users';
 import { decodeTokenClaims, expireTokenCookie, isTokenUnexpired, readTokenCookie, writeTokenCookie } from '../../auth/token-cookie';
-import { POST_LOGIN_PATH, SIGN_IN_SCOPES } from '../../auth/msal';
+import { POST_LOGIN_PATH, SIGN_IN_SCOPES } from '../../auth/sign-in-paths';
 import { frShell as fr } from '../../i18n/fr-shell';
 import type { ProfileLoadFailure, SessionProfile, TokenReading } from './session.machine';
 
 export const PROFILE_CACHE_KEY = 'portail.profile';
 
 export interface SessionDependencies {
-  msal: IPublicClientApplication;
+  /** MSAL, loaded and initialized once, when first asked for (its code is not the first screen's: see msalNeededAtStart). */
+  msal: () => Promise<IPublicClientApplication>;
   api: ApiClient;
   cookieDomain: string | null;
   passwordResetAuthority: string | null;
@@ -37,6 +38,18 @@ export function startEarlyProfile(api: ApiClient, token: string | null, now = Da
   return { token, answer };
 }
 
+/**
+ * Whether the page starts MSAL before anything else: back from the provider (the post-login page), or without an
+ * unexpired token cookie. Otherwise a returning person's first screen needs only the cookie's token and their
+ * profile, and MSAL, about a third of the shell's code, loads when first needed (renewing the token, signing out):
+ * on a phone its parsing no longer holds the first screen (issue 18).
+ */
+export function msalNeededAtStart(pathname: string, token: string | null, now = Date.now()): boolean {
+  return pathname === POST_LOGIN_PATH || token === null || !isTokenUnexpired(token, now);
+}
+
+const neededNow = () => msalNeededAtStart(window.location.pathname, readTokenCookie());
+
 /** The side effects of the session machine, supplied with sessionMachine.provide({ actors, actions }). */
 export function sessionActors(deps: SessionDependencies) {
   const { msal, api, cookieDomain } = deps;
@@ -44,16 +57,18 @@ export function sessionActors(deps: SessionDependencies) {
   return {
     actors: {
       initializeAuth: fromPromise<void>(async () => {
-        await msal.initialize();
+        if (neededNow()) await msal();
       }),
       handleRedirect: fromPromise<void>(async () => {
+        if (!neededNow()) return;
+        const instance = await msal();
         try {
-          const result = await msal.handleRedirectPromise();
-          if (result?.account) msal.setActiveAccount(result.account);
+          const result = await instance.handleRedirectPromise();
+          if (result?.account) instance.setActiveAccount(result.account);
         } catch (error) {
           // B2C: 'forgot password' answers AADB2C90118; the reset policy takes over.
           if (deps.passwordResetAuthority && String((error as Error)?.message).includes('AADB2C90118')) {
-            await msal.loginRedirect({ scopes: SIGN_IN_SCOPES, authority: deps.passwordResetAuthority, redirectStartPage: `${window.location.origin}${POST_LOGIN_PATH}` });
+            await instance.loginRedirect({ scopes: SIGN_IN_SCOPES, authority: deps.passwordResetAuthority, redirectStartPage: `${window.location.origin}${POST_LOGIN_PATH}` });
             return;
           }
           throw error;
@@ -64,7 +79,7 @@ export function sessionActors(deps: SessionDependencies) {
         return { token, expired: token !== null && !isTokenUnexpired(token) };
       }),
       login: fromPromise<void, { forceLogin: boolean }>(async ({ input }) => {
-        await msal.loginRedirect({
+        await (await msal()).loginRedirect({
           scopes: SIGN_IN_SCOPES,
           redirectStartPage: `${window.location.origin}${POST_LOGIN_PATH}`,
           // After a failed post-login, reusing the provider's session would only fail again.
@@ -72,14 +87,15 @@ export function sessionActors(deps: SessionDependencies) {
         });
       }),
       acquireToken: fromPromise<string>(async () => {
-        const account = msal.getActiveAccount() ?? msal.getAllAccounts()[0];
+        const instance = await msal();
+        const account = instance.getActiveAccount() ?? instance.getAllAccounts()[0];
         if (!account) throw new Error('no account');
-        let result = await msal.acquireTokenSilent({ scopes: SIGN_IN_SCOPES, account });
+        let result = await instance.acquireTokenSilent({ scopes: SIGN_IN_SCOPES, account });
         // A cached ID token may have expired while the access token has not: ask for a fresh one.
-        if (!isTokenUnexpired(result.idToken)) result = await msal.acquireTokenSilent({ scopes: SIGN_IN_SCOPES, account, forceRefresh: true });
+        if (!isTokenUnexpired(result.idToken)) result = await instance.acquireTokenSilent({ scopes: SIGN_IN_SCOPES, account, forceRefresh: true });
         const token = result.idToken;
         if (!decodeTokenClaims(token)?.sub) throw new Error('token without subject');
-        msal.setActiveAccount(result.account ?? account);
+        instance.setActiveAccount(result.account ?? account);
         writeTokenCookie(token, cookieDomain);
         return token;
       }),
@@ -99,12 +115,13 @@ export function sessionActors(deps: SessionDependencies) {
         }
       }),
       signOut: fromPromise<void>(async () => {
-        const account = msal.getActiveAccount() ?? msal.getAllAccounts()[0] ?? null;
+        const instance = await msal();
+        const account = instance.getActiveAccount() ?? instance.getAllAccounts()[0] ?? null;
         const idTokenHint = account?.idToken;
         window.localStorage.clear();
         window.sessionStorage.clear();
         expireTokenCookie(cookieDomain);
-        await msal.logoutRedirect({ account, idTokenHint });
+        await instance.logoutRedirect({ account, idTokenHint });
       }),
     },
     actions: {
