@@ -40,7 +40,9 @@ async function main(): Promise<void> {
   const background = Number(option('background', '300000'));
   const sizes = option('sizes', '1000,10000').split(',').map(Number);
   await createIfMissing(url);
-  const handle = await openDatabase({ databaseUrl: url, poolMax: 2 });
+  // The data is made without a time limit; the delete runs with the API's (POSTGRES_TIMEOUTS: 5 s a statement).
+  const handle = await openDatabase({ databaseUrl: url, poolMax: 2, timeouts: { statementMs: 900_000, readMs: 910_000 } });
+  const api = await openDatabase({ databaseUrl: url, poolMax: 2 });
   const { db } = handle;
   try {
     await migrate(handle);
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
         from generate_series(1, ${background - have}) as g`.execute(db);
       await sql`analyze`.execute(db);
     }
+    const author = await db.selectFrom('users').select(['id as userId', 'email']).where('email', '=', 'backoffice@portail.test').executeTakeFirstOrThrow();
     const organization = await db.selectFrom('organizations').select(['id', 'code']).where('type', '=', 'SIRET').limit(1).executeTakeFirstOrThrow();
     for (const entries of sizes) {
       const email = `ondine.${entries}.${Date.now()}@exemple.fr`;
@@ -62,24 +65,27 @@ async function main(): Promise<void> {
       const by = Math.floor(entries / 4);
       const requests = entries - about - by;
       await sql`insert into audit_log (actor_id, actor_name, action, entity_type, entity_id, changes, subject_name, search_text, subject_search_text, at)
-        select null, 'Béatrice Marchand', 'user.update', 'user', ${user.id}, ${sql.raw(PERSONAL)}, 'Ondine Quibel', 'beatrice marchand ondine quibel ' || ${email}, 'ondine quibel ' || ${email}, now() - (g % 365) * interval '1 day'
+        select null, 'Béatrice Marchand', 'user.update', 'user', ${user.id}::text, ${sql.raw(PERSONAL)}, 'Ondine Quibel', 'beatrice marchand ondine quibel ' || ${email}::text, 'ondine quibel ' || ${email}::text, now() - (g % 365) * interval '1 day'
         from generate_series(1, ${about}) as g`.execute(db);
       await sql`insert into audit_log (actor_id, actor_name, action, entity_type, entity_id, changes, subject_name, search_text, subject_search_text, at)
         select ${user.id}::uuid, 'Ondine Quibel', 'user.deactivate', 'user', gen_random_uuid()::text, '{}'::jsonb, 'Autre ' || g, 'ondine quibel autre ' || g, 'autre ' || g, now() - (g % 365) * interval '1 day'
         from generate_series(1, ${by}) as g`.execute(db);
       await sql`insert into invitations (invitee_email, organization_id, organization_code, organization_name, role_code, role_name, status, invitation_type, sender_email, validator_email, rejection_reason, processed_at, created_at)
-        select ${email}, ${organization.id}::uuid, ${organization.code}, 'X', 'COMPTABLE', 'Comptable', 'REJECTED', 'ROLE_ASSIGNMENT', 'backoffice@portail.test', 'backoffice@portail.test', 'Refusée pour le test', now(), now() - interval '1 day'
+        select ${email}::text, ${organization.id}::uuid, ${organization.code}, 'X', 'COMPTABLE', 'Comptable', 'REJECTED', 'ROLE_ASSIGNMENT', 'backoffice@portail.test', 'backoffice@portail.test', 'Refusée pour le test', now(), now() - interval '1 day'
         from generate_series(1, ${requests}) as g`.execute(db);
       await sql`insert into audit_log (actor_id, actor_name, action, entity_type, entity_id, changes, subject_name, search_text, subject_search_text)
-        select null, 'Béatrice Marchand', 'invitation.reject', 'invitation', i.id::text, jsonb_build_object('inviteeEmail', ${email}), ${email}, 'beatrice marchand ' || ${email}, ${email}
-        from invitations i where i.invitee_email = ${email}`.execute(db);
-      await sql`insert into outbox (kind, recipient, subject, body) select 'account.invitation', ${email}, 'Votre compte', 'Bonjour Ondine' from generate_series(1, 5)`.execute(db);
+        select null, 'Béatrice Marchand', 'invitation.reject', 'invitation', i.id::text, jsonb_build_object('inviteeEmail', ${email}::text), ${email}::text, 'beatrice marchand ' || ${email}::text, ${email}::text
+        from invitations i where i.invitee_email = ${email}::text`.execute(db);
+      await sql`insert into outbox (kind, recipient, subject, body) select 'account.invitation', ${email}::text, 'Votre compte', 'Bonjour Ondine' from generate_series(1, 5)`.execute(db);
+      await sql`analyze audit_log`.execute(db);
+      const journal = Number((await sql<{ n: string }>`select count(*) as n from audit_log`.execute(db)).rows[0]!.n);
       const started = performance.now();
-      const outcome = await inTransaction(db, async (uow) => removePerson({ db, directory: new LocalIdentityDirectory() }, uow, user, await loadAssignments(uow.trx, [user.id]), { userId: null, email: 'bench@portail.test' }));
+      const outcome = await inTransaction(api.db, async (uow) => removePerson({ db: api.db, directory: new LocalIdentityDirectory() }, uow, user, await loadAssignments(uow.trx, [user.id]), author));
       const ms = performance.now() - started;
-      console.log(`${entries.toLocaleString('en')} entries (journal of ${(background + entries).toLocaleString('en')}): delete with erasure ${ms.toFixed(0)} ms; ${outcome.journalEntries} entries and ${outcome.requests} requests pseudonymised, ${outcome.mailsDropped} e-mails dropped`);
+      console.log(`${entries.toLocaleString('en')} entries (journal of ${journal.toLocaleString('en')}): delete with erasure ${ms.toFixed(0)} ms; ${outcome.journalEntries} entries and ${outcome.requests} requests pseudonymised, ${outcome.mailsDropped} e-mails dropped`);
     }
   } finally {
+    await api.close();
     await handle.close();
   }
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../server/db/unit-of-work.ts';
 import { LocalIdentityDirectory } from '../../server/identity/directory.ts';
 import { SYSTEM_AUTHOR } from '../../server/features/users/users-erasure.model.ts';
+import { ERASURE_BATCH } from '../../server/features/users/users-erasure.repository.ts';
 import { erasePerson, usersErasureService } from '../../server/features/users/users-erasure.service.ts';
 import type { ServiceDeps } from '../../server/features/services.ts';
 import { backends } from './db/test-databases.ts';
@@ -126,6 +127,21 @@ for (const backend of backends) {
 
       const rest = await everything();
       for (const trace of [...TRACES, person.email]) expect(rest, trace).not.toContain(trace);
+    });
+
+    it('erases every entry of a person with more entries than one statement changes', async () => {
+      const person = await createUserAs(t, PERSONAS.backoffice, [orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!], { ...PERSON, email: uniqueEmail('nombreux') });
+      const n = ERASURE_BATCH + 1;
+      await sql`insert into audit_log (actor_id, actor_name, action, entity_type, entity_id, changes, subject_name, search_text, subject_search_text)
+        select null, 'Béatrice Marchand', 'user.update', 'user', ${person.user.id}::text, jsonb_build_object('jobTitle', jsonb_build_object('before', 'Sommelière', 'after', 'Caviste ' || g)),
+          'Ondine Quibel', 'beatrice marchand ondine quibel', 'ondine quibel' from generate_series(1, ${n}) as g`.execute(db());
+      await sql`insert into audit_log (actor_id, actor_name, action, entity_type, entity_id, changes, subject_name, search_text, subject_search_text)
+        select ${person.user.id}::uuid, 'Ondine Quibel', 'user.deactivate', 'user', gen_random_uuid()::text, '{}'::jsonb, 'Autre ' || g, 'ondine quibel autre ' || g, 'autre ' || g
+        from generate_series(1, ${n}) as g`.execute(db());
+      expect((await remove(PERSONAS.backoffice, person.user.id)).status).toBe(204);
+      const left = await sql<{ n: number }>`select count(*)::int as n from audit_log where search_text like '%quibel%' or actor_name like '%Quibel%' or subject_name like '%Quibel%' or changes::text like '%Sommeli%'`.execute(db());
+      expect(left.rows[0]!.n).toBe(0);
+      expect((await journal({ actorId: person.user.id })).total).toBe(n);
     });
 
     it('keeps the same number for the same person, and gives another person another one', async () => {
