@@ -40,7 +40,7 @@ for (const backend of backends) {
         select lower(string_agg(x::text, ' ')) as text from (
           select a::text as x from audit_log a union all select i::text from invitations i union all select o::text from outbox o
           union all select b::text from bulk_action_targets b union all select s::text from user_search s union all select u::text from users u
-          union all select ia::text from identity_accounts ia) as rows`.execute(db());
+          union all select ia::text from identity_accounts ia union all select r::text from user_name_ranges r) as rows`.execute(db());
       return rows[0]!.text;
     };
 
@@ -142,6 +142,32 @@ for (const backend of backends) {
       const left = await sql<{ n: number }>`select count(*)::int as n from audit_log where search_text like '%quibel%' or actor_name like '%Quibel%' or subject_name like '%Quibel%' or changes::text like '%Sommeli%'`.execute(db());
       expect(left.rows[0]!.n).toBe(0);
       expect((await journal({ actorId: person.user.id })).total).toBe(n);
+    });
+
+    it("moves a range of the users list by name that started at the person, or removes it when it holds nobody else", async () => {
+      const listed = async () => (await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/users', query: { includeInactive: true, sort: 'name' } })).body.total as number;
+      const alone = await createUserAs(t, PERSONAS.backoffice, [orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!], { ...PERSON, lastName: 'Quibelalone', email: uniqueEmail('alone') });
+      const shared = await createUserAs(t, PERSONAS.backoffice, [orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!], { ...PERSON, lastName: 'Quibelshared', email: uniqueEmail('shared') });
+      // One range per user, then the range of 'shared' given the user after them too.
+      await sql`select rebuild_user_name_ranges(1)`.execute(db());
+      await sql`with next as (
+          select start_key, start_id, n_active, n_inactive from user_name_ranges
+          where (start_key, start_id) > (select start_key, start_id from user_name_ranges where start_id = ${shared.user.id}::uuid) order by start_key, start_id limit 1),
+        gone as (delete from user_name_ranges r using next where r.start_key = next.start_key and r.start_id = next.start_id returning next.*)
+        update user_name_ranges r set n_active = r.n_active + gone.n_active, n_inactive = r.n_inactive + gone.n_inactive from gone where r.start_id = ${shared.user.id}::uuid`.execute(db());
+      const after = await sql<{ id: string }>`select id from users where (lower(last_name || first_name), id) > (select lower(last_name || first_name), id from users where id = ${shared.user.id}::uuid)
+        order by lower(last_name || first_name), id limit 1`.execute(db());
+      const total = await listed();
+      try {
+        expect((await remove(PERSONAS.backoffice, alone.user.id)).status).toBe(204);
+        expect((await remove(PERSONAS.backoffice, shared.user.id)).status).toBe(204);
+        const { rows: ranges } = await sql<{ start_key: string; start_id: string; n_active: number; n_inactive: number }>`select start_key, start_id, n_active::int, n_inactive::int from user_name_ranges`.execute(db());
+        expect(ranges.filter((r) => r.start_key.includes('quibel'))).toEqual([]);
+        expect(ranges.find((r) => r.start_id === after.rows[0]!.id)).toMatchObject({ n_active: 1, n_inactive: 0 });
+        expect(await listed()).toBe(total - 2);
+      } finally {
+        await sql`select rebuild_user_name_ranges()`.execute(db());
+      }
     });
 
     it('keeps the same number for the same person, and gives another person another one', async () => {

@@ -94,3 +94,26 @@ export async function eraseBulkReports(trx: Trx, userId: string, name: string): 
     .where('user_id', '=', userId)
     .execute();
 }
+
+/**
+ * The users list's ranges by name (migration 0004) start at a user's folded name: once the person's row is
+ * deleted, a range starting at them starts at the next user's instead (none sorts between them now), or goes
+ * when that user is past the next range (it holds nobody). Its counts are left as the delete's trigger set them.
+ */
+export async function eraseNameRangeStart(trx: Trx, userId: string): Promise<void> {
+  await sql`
+    with mine as (select start_key, start_id from user_name_ranges where start_id = ${userId}::uuid and start_key <> '' for update),
+    next_user as (
+      select lower(u.last_name || u.first_name) as k, u.id from users u, mine m
+      where (lower(u.last_name || u.first_name), u.id) > (m.start_key, m.start_id) order by lower(u.last_name || u.first_name), u.id limit 1),
+    next_range as (
+      select r.start_key, r.start_id from user_name_ranges r, mine m
+      where (r.start_key, r.start_id) > (m.start_key, m.start_id) order by r.start_key, r.start_id limit 1),
+    moved as (
+      update user_name_ranges r set start_key = nu.k, start_id = nu.id from mine m, next_user nu
+      where r.start_key = m.start_key and r.start_id = m.start_id
+        and not exists (select 1 from next_range nr where (nr.start_key, nr.start_id) <= (nu.k, nu.id))
+      returning 1)
+    delete from user_name_ranges r using mine m
+    where r.start_key = m.start_key and r.start_id = m.start_id and not exists (select 1 from moved)`.execute(trx);
+}

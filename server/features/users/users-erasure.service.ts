@@ -10,7 +10,7 @@ import { inTransaction, type StepLog, type UnitOfWork } from '../../db/unit-of-w
 import { writeAudit, writeAudits } from '../audit/audit.repository.ts';
 import { describeAssignments, personalFields, userAuditEntry } from './users.model.ts';
 import { loadAssignments, type AssignmentRecord } from './users-read.repository.ts';
-import { cancelPendingRequestsOf, eraseBulkReports, eraseJournal, eraseMail, eraseRequests, pseudonymNumber } from './users-erasure.repository.ts';
+import { cancelPendingRequestsOf, eraseBulkReports, eraseJournal, eraseMail, eraseNameRangeStart, eraseRequests, pseudonymNumber } from './users-erasure.repository.ts';
 import { addressesOf, addressesPattern, ERASED_MAIL_BODY, ERASURE_CANCELLATION_REASON, pseudonym, SYSTEM_AUTHOR } from './users-erasure.model.ts';
 import { deleteUserRows } from './users-write.repository.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
@@ -60,7 +60,7 @@ export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'e
 
 /**
  * The permanent delete of a locked user the caller may delete: the journal's entry, the erasure, the rows
- * (user_search and its counts follow by their triggers), and the sign-in account, disabled in the transaction
+ * (user_search and its counts follow by their triggers; a range of the list by name starting at them moves), and the sign-in account, disabled in the transaction
  * (enabled again if the commit fails and the user was active) and deleted once the commit succeeded: a failure
  * then is logged and leaves a disabled account, never a deleted account with a live user.
  */
@@ -77,6 +77,7 @@ export async function removePerson(deps: Pick<UsersDeps, 'db' | 'directory'>, uo
   });
   const outcome = await erasePerson(uow, user, author);
   await deleteUserRows(trx, user.id);
+  await eraseNameRangeStart(trx, user.id);
   const subject = user.auth_id;
   if (!subject) return outcome;
   await directory.disableAccount(trx, subject);
