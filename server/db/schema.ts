@@ -351,7 +351,15 @@ export interface BulkActionTargetsTable {
   failures: Generated<number>;
 }
 
+/** Migration 0023: the pseudonym's number of each deleted person ('Utilisateur supprimé n° {number}'), from a sequence. */
+export interface ErasedPersonsTable {
+  user_id: string;
+  number: ColumnType<number, number, never>;
+  erased_at: TimestampWithDefault;
+}
+
 export interface Database {
+  erased_persons: ErasedPersonsTable;
   bulk_actions: BulkActionsTable;
   bulk_action_targets: BulkActionTargetsTable;
   audit_log: AuditLogTable;

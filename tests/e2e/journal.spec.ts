@@ -81,3 +81,28 @@ test("an employer administrator reads only their own scope's entries (issue 21)"
   await expect(other.getByText('Aucune modification trouvée.')).toBeVisible();
   await ehpad.close();
 });
+
+test('a person deleted permanently reads as their pseudonym in the journal, and their name finds nothing (issue 23)', async ({ page }) => {
+  await openDashboardAs(page, 'backoffice@portail.test');
+  const lastName = `Efface${letters()}`;
+  const user = await createUser(page, 'Clinique des Tilleuls', { lastName });
+  const headers = { Authorization: `Bearer ${await bearer(page)}` };
+  expect((await page.request.post(`/api/v2/users/${user.id}/deactivate`, { headers })).status()).toBe(200);
+  expect((await page.request.delete(`/api/v2/users/${user.id}?hardDelete=true`, { headers })).status()).toBe(204);
+  const history = (await (await page.request.get(`/api/v2/audit?userId=${user.id}`, { headers })).json()) as { items: { subject: { label: string } }[] };
+  const pseudonym = history.items[0]!.subject.label;
+  expect(pseudonym).toMatch(/^Utilisateur supprimé n° \d+$/);
+
+  await sidebar(page).getByRole('link', { name: 'Journal des modifications' }).click();
+  await expect(page.getByRole('heading', { name: 'Journal des modifications', level: 1 })).toBeVisible();
+  await page.getByPlaceholder('Rechercher par nom ou email...').fill(lastName);
+  await expect(page).toHaveURL(new RegExp(`search=${lastName}`));
+  await expect(page.getByText('Aucune modification trouvée.')).toBeVisible();
+
+  await page.getByPlaceholder('Rechercher par nom ou email...').fill(pseudonym);
+  await expect(page.getByText(`Béatrice Marchand a désactivé ${pseudonym}.`)).toBeVisible();
+  await expect(page.getByText(`Béatrice Marchand a supprimé ${pseudonym}.`)).toBeVisible();
+  await expect(page.getByText(new RegExp(`^Béatrice Marchand a créé l'utilisateur ${pseudonym}`))).toBeVisible();
+  await expect(page.getByText(user.name)).toHaveCount(0);
+  await expectNoAxeViolations(page, 'the journal of a deleted person');
+});

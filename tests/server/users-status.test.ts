@@ -92,7 +92,7 @@ for (const backend of backends) {
       expect(row.is_active).toBe(false);
     });
 
-    it('deletes a user permanently: assignments and identity gone, invitations still readable, total lowered, audited', async () => {
+    it('deletes a user permanently: assignments and identity gone, invitations still readable (their pending ones cancelled, pseudonymised), total lowered, audited', async () => {
       const created = await freshUser();
       const identity = await identityOf(created.user.id);
       const invitation = await db()
@@ -107,14 +107,16 @@ for (const backend of backends) {
       const { status } = await remove(PERSONAS.backoffice, created.user.id, true);
       expect(status).toBe(204);
       expect(await listed()).toBe(totalBefore - 1);
-      expect(await rowCounts(t)).toMatchObject({ users: before.users - 1, roleAssignments: before.roleAssignments - 1, identities: before.identities - 1, invitations: before.invitations, audit: before.audit + 1 });
+      expect(await rowCounts(t)).toMatchObject({ users: before.users - 1, roleAssignments: before.roleAssignments - 1, identities: before.identities - 1, invitations: before.invitations, audit: before.audit + 2 });
       expect(await db().selectFrom('identity_accounts').select('subject').where('subject', '=', identity.subject).executeTakeFirst()).toBeUndefined();
       expect((await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/users/{id}', params: { id: created.user.id } })).status).toBe(404);
       const kept = await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/invitations/{id}', params: { id: String(invitation.id) } });
       expect(kept.status).toBe(200);
-      expect(kept.body.senderEmail).toBe(created.user.email);
+      // Issue 23: the erasure cancelled the request they made, and keeps their pseudonym in place of their address.
+      const { number } = await db().selectFrom('erased_persons').select('number').where('user_id', '=', created.user.id).executeTakeFirstOrThrow();
+      expect(kept.body).toMatchObject({ status: 'CANCELLED', senderEmail: `Utilisateur supprimé n° ${Number(number)}` });
       const audit = await db().selectFrom('audit_log').selectAll().where('entity_id', '=', created.user.id).where('action', '=', 'user.delete').executeTakeFirstOrThrow();
-      expect(audit.changes).toMatchObject({ email: { before: created.user.email, after: null }, assignments: { after: [] } });
+      expect(audit.changes).toMatchObject({ email: { before: '(effacé)', after: null }, assignments: { after: [] } });
     });
 
     it('keeps permanent delete to back-office users holding USER_DELETE and B2C_USER_DISABLE, never oneself', async () => {

@@ -2,7 +2,8 @@
 import type { AuditAction, AuditEntityType, JsonValue } from '../../db/schema.ts';
 
 export interface AuditEntry {
-  actor: { userId: string | null; email: string | null };
+  /** `name`: the author's name when no person is (the portal's own jobs: 'Système'); a person's is read from users. */
+  actor: { userId: string | null; email: string | null; name?: string | null };
   action: AuditAction;
   entityType: AuditEntityType;
   entityId: string | number;

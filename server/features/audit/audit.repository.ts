@@ -25,7 +25,7 @@ export async function writeAudits(trx: Transaction<Database> | Kysely<Database>,
     .insertInto('audit_log')
     .values(
       entries.map((entry) => {
-        const actorName = entry.actor.userId ? (names.get(entry.actor.userId) ?? null) : null;
+        const actorName = (entry.actor.userId ? names.get(entry.actor.userId) : undefined) ?? entry.actor.name ?? null;
         return {
           actor_id: entry.actor.userId,
           actor_email: entry.actor.email,

@@ -9,8 +9,9 @@ import { writeAudit } from '../audit/audit.repository.ts';
 import { plannedAssignments, requireInheritanceWithinReach } from './assignments.service.ts';
 import { loadAssignments } from './users-read.repository.ts';
 import { requestEmailChange } from './users-email.service.ts';
+import { removePerson } from './users-erasure.service.ts';
 import { visibleUser, type VisibleUser } from './users-read.service.ts';
-import { applyAssignments, deleteUserRows, emailInUse, updateUserRow } from './users-write.repository.ts';
+import { applyAssignments, emailInUse, updateUserRow } from './users-write.repository.ts';
 import { emailTaken, mapWriteError, staleVersion } from './users.errors.ts';
 import { checkRoleCount, type UserChange } from './users.input.ts';
 import { accountOf, asPlanned, type PersonStep, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, userAuditEntry, type PlannedAssignment } from './users.model.ts';
@@ -140,10 +141,8 @@ export function usersEditService(deps: UsersDeps) {
     },
 
     /**
-     * Removes the user, their assignments and their identity account; audited with what they were. The
-     * account is disabled in the transaction (enabled again if the commit fails and the user was active) and
-     * deleted once the commit succeeded: a failure then is logged and leaves a disabled account, never a
-     * deleted account with a live user.
+     * Removes the user, their assignments and their identity account, audited, and erases their personal data
+     * wherever else it was kept (users-erasure.service.ts removePerson): whole or not at all.
      */
     async deletePermanently(actor: Actor, id: string, expectedVersion?: number, log: StepLog = deps.log, step?: PersonStep): Promise<void> {
       requireCanHardDeleteUsers(actor);
@@ -156,31 +155,7 @@ export function usersEditService(deps: UsersDeps) {
             const { user, assignments } = await changeableUser(trx, actor, id);
             if (expectedVersion !== undefined && user.version !== expectedVersion) throw staleVersion();
             requireCanChangeAccount(actor, assignments);
-            await deleteUserRows(trx, user.id);
-            await writeAudit(trx, {
-              ...userAuditEntry(actor, user, assignments),
-              action: 'user.delete',
-              changes: {
-                ...Object.fromEntries(Object.entries(personalFields(user)).map(([field, before]) => [field, { before, after: null }])),
-                assignments: { before: describeAssignments(assignments), after: [] },
-              },
-            });
-            const subject = user.auth_id;
-            if (!subject) return;
-            await directory.disableAccount(trx, subject);
-            await directory.revokeSessions(trx, subject);
-            if (isRemote() && user.is_active) {
-              uow.onRollback({
-                what: 'enableAccount',
-                run: () => directory.enableAccount(db, subject),
-                failure: { message: "le compte de connexion n'a pas pu être réactivé après l'échec de la suppression", details: { userId: id } },
-              });
-            }
-            uow.afterCommit({
-              what: 'deleteAccount',
-              run: () => directory.deleteAccount(db, subject),
-              failure: { message: 'utilisateur supprimé ; son compte de connexion, désactivé, reste à supprimer', details: { userId: id } },
-            });
+            await removePerson(deps, uow, user, assignments, actor);
           },
           log,
         );

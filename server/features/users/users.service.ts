@@ -3,6 +3,7 @@ import { usersBackOfficeService } from './users-backoffice.service.ts';
 import { usersCreateService } from './users-create.service.ts';
 import { usersEditService } from './users-edit.service.ts';
 import { usersEmailService } from './users-email.service.ts';
+import { usersErasureService } from './users-erasure.service.ts';
 import { usersExportService } from './users-export.service.ts';
 import { usersInvitationService } from './users-invitation.service.ts';
 import { fullDetailsOf, usersReadService } from './users-read.service.ts';
@@ -19,6 +20,7 @@ export function usersService(deps: UsersDeps) {
     ...usersBackOfficeService(deps),
     ...usersEditService(deps),
     ...usersEmailService(deps),
+    ...usersErasureService(deps),
     ...usersExportService(deps),
     ...usersInvitationService(deps),
     /** The edit page's view of a user just changed. */

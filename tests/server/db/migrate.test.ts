@@ -19,6 +19,7 @@ const TABLES = [
   'bulk_action_targets',
   'bulk_actions',
   'email_change_tokens',
+  'erased_persons',
   'identity_accounts',
   'invitation_counts',
   'invitation_digests',

@@ -1,0 +1,54 @@
+// What the erasure of a deleted person writes in place of their personal data (issue 23). Pure.
+import { searchable } from '../audit/audit.model.ts';
+
+/** What replaces a personal value that is not a name (e-mail, phones, address, job title, free fields). */
+export const ERASED_VALUE = '(effacé)';
+
+/** Why the erasure cancels a request still pending that the person made or that names them. */
+export const ERASURE_CANCELLATION_REASON = 'La personne concernée a été supprimée.';
+
+/** The body left in a sent e-mail of the person's, kept until the outbox's retention for the delivery's counts. */
+export const ERASED_MAIL_BODY = 'Contenu effacé : la personne destinataire a été supprimée.';
+
+/** The author of what the portal does by itself (the dormant accounts' job): no person, this name. */
+export const SYSTEM_AUTHOR = { userId: null, email: null, name: 'Système' } as const;
+
+/** The deleted person as the journal names them from now on. */
+export function pseudonymOf(number: number): string {
+  return `Utilisateur supprimé n° ${number}`;
+}
+
+/** Everything the erasure writes for the person numbered `number`. */
+export interface Pseudonym {
+  number: number;
+  /** 'Utilisateur supprimé n° 12': the names the journal and the requests show. */
+  name: string;
+  /** The same, as the journal's search stores it (audit.model.ts searchable). */
+  searchText: string;
+  /** Field of a recorded change → what replaces its non-null values (see erase_personal_changes, migration 0023). */
+  replacements: Record<string, string>;
+}
+
+/**
+ * The person's pseudonym. In the entries' values the first and last names read as the pseudonym once put
+ * together ('Utilisateur supprimé' 'n° 12'); every other personal field reads '(effacé)', so that a detail
+ * still says which field changed without its values.
+ */
+export function pseudonym(number: number): Pseudonym {
+  const name = pseudonymOf(number);
+  const erased = Object.fromEntries(ERASED_FIELDS.map((field) => [field, ERASED_VALUE]));
+  return { number, name, searchText: searchable(name), replacements: { ...erased, firstName: 'Utilisateur supprimé', lastName: `n° ${number}` } };
+}
+
+/** The personal fields entries record about a person (users.model.ts personalFields, the e-mail changes, a request's invitee). */
+const ERASED_FIELDS = ['email', 'pendingEmail', 'jobTitle', 'phoneNumber', 'mobilePhone', 'street', 'postalCode', 'city', 'metadata', 'inviteeEmail'] as const;
+
+/** The addresses that were the person's and that rows elsewhere may hold: their e-mail and the one awaiting confirmation, lower-case, each once. */
+export function addressesOf(user: { email: string; pending_email: string | null }): string[] {
+  return [...new Set([user.email, user.pending_email].filter((e): e is string => typeof e === 'string' && e.length > 0).map((e) => e.toLowerCase()))];
+}
+
+/** A case-insensitive regular expression (PostgreSQL's ~*) matching any of these addresses as written. */
+export function addressesPattern(addresses: readonly string[]): string {
+  return addresses.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+}
