@@ -1,8 +1,7 @@
 // A person's data on request (issue 23): the file (JSON or the HTML summary) and its name, of a user or of oneself.
 import { fileNameFromDisposition } from '../domain/csv-download';
+import type { PersonalDataFormat } from '../domain/personal-data';
 import { ApiFailure, type ApiClient, type ErrorBody } from './client';
-
-export type PersonalDataFormat = 'json' | 'html';
 
 const DOWNLOAD_FAILED = 'Le téléchargement a échoué.';
 

@@ -1,14 +1,9 @@
 import { assign, setup } from 'xstate';
 import { requiredActor } from '../shared/required-actor';
 
-/** The file asked for: the JSON document or the French HTML summary. */
-export type PersonalDataFormat = 'json' | 'html';
+import type { PersonalDataFailure, PersonalDataFormat } from '../../domain/personal-data';
 
-/** Why a download failed: the HTTP status (0: the network) and the server's French message. */
-export interface PersonalDataFailure {
-  status: number;
-  message: string | null;
-}
+export type { PersonalDataFailure, PersonalDataFormat } from '../../domain/personal-data';
 
 export interface PersonalDataDownloadContext {
   /** The format of the download under way, or of the last one. */
