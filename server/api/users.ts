@@ -20,11 +20,13 @@ import {
 } from '../features/users/users.input.ts';
 import { actorOf } from '../plugins/actor.ts';
 import { sendCsv } from './csv.ts';
+import { sendPersonalData } from './personal-data.ts';
 import { unauthorized } from './errors.ts';
 import { pageAnswer } from './pages.ts';
 import { ifMatchVersion } from './request.ts';
 import { toUser, toUserDetail, toUserFullDetails } from './users.presenter.ts';
 
+type PersonalDataQuery = { format?: 'json' | 'html' };
 type Req<T extends { Body?: unknown; Querystring?: unknown } = object> = FastifyRequest<{ Params: { id: string } } & T>;
 
 export function usersHandlers({ users, session }: Services) {
@@ -49,6 +51,17 @@ export function usersHandlers({ users, session }: Services) {
     /** GET /api/v2/users/export: the list's users as a CSV file, streamed. */
     async exportUsers(request: FastifyRequest<{ Querystring: ExportUsersQuery }>, reply: FastifyReply) {
       return sendCsv(reply, await users.exportCsv(actorOf(request), request.query));
+    },
+
+    /** GET /api/v2/users/{id}/personal-data: everything the portal holds about the person, as a file (JSON or HTML). */
+    async getUserPersonalData(request: Req<{ Querystring: PersonalDataQuery }>, reply: FastifyReply) {
+      return sendPersonalData(reply, await users.personalData(actorOf(request), request.params.id, request.query.format ?? 'json'));
+    },
+
+    /** GET /api/v2/users/me/personal-data: the same, of the signed-in person. */
+    async getMyPersonalData(request: FastifyRequest<{ Querystring: PersonalDataQuery }>, reply: FastifyReply) {
+      const actor = actorOf(request);
+      return sendPersonalData(reply, await users.personalData(actor, actor.userId, request.query.format ?? 'json'));
     },
 
     /** A user the caller may read, with their version as ETag. */

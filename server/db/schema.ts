@@ -158,7 +158,9 @@ export type AuditAction =
   | 'invitation.expire'
   /** Migration 0012: an export of a list (entity_type 'export'). */
   | 'users.export'
-  | 'journal.export';
+  | 'journal.export'
+  /** Migration 0024: a person's data downloaded (by the back office or the person); entity: the person. */
+  | 'personal-data.exported';
 
 /** What an audit entry is about; 'export' (migration 0012) for an export of a list, its entity_id naming the list. */
 export type AuditEntityType = 'user' | 'invitation' | 'export';

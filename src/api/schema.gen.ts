@@ -56,6 +56,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/users/me/personal-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One's own personal data, as a file (JSON or an HTML summary)
+         * @description Any active signed-in user, for their own account only (an inactive account answers 403, as every
+         *     operation). Answers the same file as getUserPersonalData for the caller's own id, and writes the same
+         *     journal entry ('personal-data.exported', '… a téléchargé ses données personnelles.').
+         */
+        get: operations["getMyPersonalData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/users/export": {
         parameters: {
             query?: never;
@@ -242,6 +264,42 @@ export interface paths {
          *     callers: no INTERNAL role, and the organizations of their scope.
          */
         get: operations["getUserFullDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/{id}/personal-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Everything the portal holds about a person, as a file (JSON or an HTML summary)
+         * @description A person's data on request (RGPD access right, issue 23). Who: a back-office person allowed to read
+         *     other users' profiles (back office holding USER_LIST), for anyone; and any active person for their own
+         *     id. Anyone else answers 403 (an organization user, even for a user of their scope), before the user is
+         *     looked up; an unknown id answers 404.
+         *     Content (PersonalData): every profile field, the organizations and roles held (organization names and
+         *     codes, role display labels), the requests the person made and those made for them (status, dates,
+         *     reasons, who decided), the journal entries about them as the journal reads them (French sentences,
+         *     each change as before → after), the e-mails sent to them (date, subject, status, body) with every
+         *     link replaced by '[lien retiré]' (no set-up or confirmation link or token ever leaves), and the
+         *     sign-in data kept (account created, last sign-in, latest set-up link sent).
+         *     `format=json` (default) answers PersonalData as an attachment `donnees-personnelles-{nom}-{YYYY-MM-DD}.json`;
+         *     `format=html` a readable, printable French summary (lang="fr", no script, no external resource) as an
+         *     attachment `donnees-personnelles-{nom}-{YYYY-MM-DD}.html`. Both with `Cache-Control: no-store`.
+         *     Each download is a journal entry ('personal-data.exported': 'Béatrice Marchand a téléchargé les données
+         *     personnelles de Zoé Bonnet.'), written before the file is answered.
+         */
+        get: operations["getUserPersonalData"];
         put?: never;
         post?: never;
         delete?: never;
@@ -911,7 +969,113 @@ export interface components {
          */
         InvitationType: "NEW_ADMIN" | "ROLE_ASSIGNMENT";
         /** @enum {string} */
-        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "user.invitation.resend" | "invitation.create" | "invitation.approve" | "invitation.reject" | "invitation.cancel" | "invitation.expire" | "users.export" | "journal.export";
+        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "user.invitation.resend" | "invitation.create" | "invitation.approve" | "invitation.reject" | "invitation.cancel" | "invitation.expire" | "users.export" | "journal.export" | "personal-data.exported";
+        /**
+         * @description Everything the portal holds about one person (getUserPersonalData). A stable structure: fields are only
+         *     ever added. Dates are ISO 8601 (UTC).
+         */
+        PersonalData: {
+            /** Format: date-time */
+            exportedAt: string;
+            person: components["schemas"]["PersonalDataPerson"];
+            signIn: {
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                lastLoginAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the latest account set-up link was sent (the link itself is never kept in the file)
+                 */
+                invitationSentAt: string | null;
+            };
+            organizations: components["schemas"]["PersonalDataRole"][];
+            /** @description A back-office account's own permissions (codes); empty for an organization user */
+            permissions: string[];
+            /** @description Requests for rights the person made, newest first */
+            requestsMade: components["schemas"]["PersonalDataRequest"][];
+            /** @description Requests for rights made for the person (their address invited), newest first */
+            requestsReceived: components["schemas"]["PersonalDataRequest"][];
+            /** @description The journal's entries about the person, newest first, as the journal reads them */
+            journal: components["schemas"]["PersonalDataJournalEntry"][];
+            /** @description The e-mails sent (or to be sent) to the person's addresses, newest first, links removed */
+            emails: components["schemas"]["PersonalDataEmail"][];
+        };
+        PersonalDataPerson: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            pendingEmail: string | null;
+            firstName: string;
+            lastName: string;
+            jobTitle: string | null;
+            phoneNumber: string | null;
+            mobilePhone: string | null;
+            street: string | null;
+            postalCode: string | null;
+            city: string | null;
+            metadata: string | null;
+            userType: components["schemas"]["UserType"];
+            isActive: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PersonalDataRole: {
+            organizationCode: string;
+            organizationName: string;
+            organizationType: components["schemas"]["OrganizationType"];
+            roleCode: string;
+            /** @description The role's display label */
+            roleLabel: string;
+            inheritsToChildren: boolean;
+            /** Format: date-time */
+            since: string;
+        };
+        PersonalDataRequest: {
+            id: number;
+            type: components["schemas"]["InvitationType"];
+            status: components["schemas"]["InvitationStatus"];
+            organizationCode: string;
+            organizationName: string;
+            roleCode: string;
+            roleLabel: string;
+            inviteeEmail: string;
+            /** @description The requester's e-mail */
+            requestedBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            processedAt: string | null;
+            /** @description The e-mail of the back-office person who approved or rejected it */
+            decidedBy: string | null;
+            rejectionReason: string | null;
+            cancelledBy: string | null;
+            cancellationReason: string | null;
+        };
+        PersonalDataJournalEntry: {
+            /** Format: date-time */
+            at: string;
+            action: components["schemas"]["AuditAction"];
+            /** @description The kind of change as the journal's filter names it */
+            actionLabel: string;
+            actorName: string | null;
+            sentence: string;
+            details: components["schemas"]["JournalDetail"][];
+        };
+        PersonalDataEmail: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            sentAt: string | null;
+            recipient: string;
+            subject: string;
+            /** @enum {string} */
+            status: "PENDING" | "SENT" | "FAILED";
+            /** @description The text sent, each link replaced by '[lien retiré]' */
+            body: string;
+        };
         ErrorBody: {
             /**
              * @description Machine code
@@ -1018,9 +1182,10 @@ export interface components {
          * @description What the caller may do on this user, as the server's policy decides it (the same decisions the
          *     changes make): edit (details or the roles within the caller's reach), deactivate (an active user),
          *     reactivate (an inactive one), delete (permanently), resendInvitation (an active user who has never signed
-         *     in, whose account the caller may change; never oneself). An action left out answers 403, 404 or 409 if tried.
+         *     in, whose account the caller may change; never oneself), exportPersonalData (download the person's data:
+         *     the back office holding USER_LIST, or oneself). An action left out answers 403, 404 or 409 if tried.
          */
-        UserActions: ("edit" | "deactivate" | "reactivate" | "delete" | "resendInvitation")[];
+        UserActions: ("edit" | "deactivate" | "reactivate" | "delete" | "resendInvitation" | "exportPersonalData")[];
         /** @description A user as listed by listUsers, with whether an administrator or role request is pending for them */
         UserListItem: components["schemas"]["User"] & {
             /**
@@ -1517,6 +1682,20 @@ export interface components {
         };
     };
     responses: {
+        /** @description The person's data, as an attachment (JSON or HTML by `format`) */
+        PersonalDataFile: {
+            headers: {
+                /** @description attachment; filename="donnees-personnelles-{nom}-{YYYY-MM-DD}.json" (or .html) */
+                "Content-Disposition"?: string;
+                /** @description no-store */
+                "Cache-Control"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PersonalData"];
+                "text/html": string;
+            };
+        };
         /** @description The request is malformed or a field is refused (see fieldErrors) */
         BadRequest: {
             headers: {
@@ -1606,6 +1785,8 @@ export interface components {
     };
     parameters: {
         UserId: string;
+        /** @description json (default) or html */
+        PersonalDataFormat: "json" | "html";
         /** @description The job of an action on many users (startUsersBulkAction) */
         BulkActionId: string;
         InvitationStatusFilter: string;
@@ -1677,6 +1858,26 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMyPersonalData: {
+        parameters: {
+            query?: {
+                /** @description json (default) or html */
+                format?: components["parameters"]["PersonalDataFormat"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PersonalDataFile"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1970,6 +2171,29 @@ export interface operations {
                     "application/json": components["schemas"]["UserFullDetails"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUserPersonalData: {
+        parameters: {
+            query?: {
+                /** @description json (default) or html */
+                format?: components["parameters"]["PersonalDataFormat"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PersonalDataFile"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -16,6 +16,7 @@ export const JOURNAL_ACTION_GROUP_KEYS = [
   'requestRejected',
   'requestClosed',
   'export',
+  'personalData',
 ] as const;
 
 export type JournalActionGroup = (typeof JOURNAL_ACTION_GROUP_KEYS)[number];

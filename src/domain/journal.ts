@@ -17,6 +17,7 @@ export const JOURNAL_ACTION_GROUPS: Readonly<Record<JournalActionGroup, readonly
   requestRejected: ['invitation.reject'],
   requestClosed: ['invitation.cancel', 'invitation.expire'],
   export: ['users.export', 'journal.export'],
+  personalData: ['personal-data.exported'],
 };
 
 /** The `action` parameter of GET /api/v2/audit for a group (none: every kind). */

@@ -36,6 +36,7 @@ export const frJournal = {
     requestRejected: 'Demandes rejetées',
     requestClosed: 'Demandes annulées ou expirées',
     export: 'Exports',
+    personalData: 'Données personnelles téléchargées',
   } satisfies Record<JournalActionGroup, string>,
   entry: {
     system: 'Le portail',

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { createRoute, Outlet, useRouter, useRouterState } from '@tanstack/react-router';
 import { rootRoute } from './root';
 import { Guarded } from '../features/session/guarded';
@@ -20,6 +21,9 @@ function profileSummary(user: SessionProfile): ProfileSummary {
   };
 }
 
+// Issue 23: one's own data on request, in 'Mon profil'; loaded when the panel is first opened.
+const PersonalDataFlow = lazy(() => import('../features/personal-data/personal-data-flow'));
+
 function footerLinks(publicSiteUrl: string) {
   const base = publicSiteUrl.endsWith('/') ? publicSiteUrl : `${publicSiteUrl}/`;
   return [
@@ -32,7 +36,7 @@ function footerLinks(publicSiteUrl: string) {
 
 function SignedInShell() {
   const router = useRouter();
-  const { config } = shellRoute.useRouteContext();
+  const { config, api } = shellRoute.useRouteContext();
   const user = useSession((s) => s.context.profile);
   const notice = useSession(sessionNotice);
   const currentPath = useRouterState({ select: (s) => s.location.pathname });
@@ -44,6 +48,13 @@ function SignedInShell() {
       currentPath={currentPath}
       email={user.email}
       profile={profileSummary(user)}
+      profileActions={
+        user.isActive ? (
+          <Suspense fallback={null}>
+            <PersonalDataFlow api={api} userId={null} self tone="dark" />
+          </Suspense>
+        ) : null
+      }
       onNavigate={(href) => void router.navigate({ to: href })}
       greetingName={name}
       memberAreaUrl={config.memberAreaUrl}

@@ -16,6 +16,8 @@ import { fr } from '../i18n/fr';
 const t = fr.userProfile;
 // Issue 22: a new set-up link, confirmed as on the list (the user-activation machine), loaded on the first press.
 const ActivationFlow = lazy(() => import('../features/users/users-activation'));
+// Issue 23: a person's data on request, for whom the server allows it (allowedActions: exportPersonalData).
+const PersonalDataFlow = lazy(() => import('../features/personal-data/personal-data-flow'));
 const TOAST_MS = 3300;
 const isUserId = (id: string) => isUuid(id);
 
@@ -47,6 +49,7 @@ function ProfileScreen() {
   // Whether the caller may edit is the server's word (allowedActions).
   const editable = detail.allowedActions.includes('edit');
   const resendable = detail.allowedActions.includes('resendInvitation');
+  const exportable = detail.allowedActions.includes('exportPersonalData');
   const name = `${detail.user.firstName} ${detail.user.lastName}`.trim();
   return (
     <div className="space-y-5">
@@ -74,6 +77,11 @@ function ProfileScreen() {
       {request && (
         <Suspense fallback={null}>
           <ActivationFlow api={api} queryClient={queryClient} request={request} onOutcome={(outcome) => toast({ ...outcome, durationMs: TOAST_MS })} onClose={() => setRequest(null)} />
+        </Suspense>
+      )}
+      {exportable && (
+        <Suspense fallback={null}>
+          <PersonalDataFlow api={api} userId={detail.user.id} self={false} tone="light" />
         </Suspense>
       )}
       {/* The person's entries of the journal (issue 21), as far as the caller's scope reaches. */}

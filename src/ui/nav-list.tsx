@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { NavEntry, NavEntryId } from '../domain/navigation';
 import { frShell as fr } from '../i18n/fr-shell';
 import { ProfilePanel, type ProfileSummary } from './profile-panel';
@@ -36,6 +36,8 @@ export interface NavListProps {
   entries: NavEntry[];
   currentPath: string;
   profile: ProfileSummary;
+  /** Drawn at the end of the 'Mon profil' panel. */
+  profileActions?: ReactNode;
   /** Labels hidden visually (kept as accessible names and tooltips): the desktop rail. */
   collapsed: boolean;
   onNavigate: (href: string) => void;
@@ -44,7 +46,7 @@ export interface NavListProps {
 }
 
 /** The entries of spec §2 'Shell and sidebar', shared by the desktop sidebar and the phone drawer. */
-export function NavList({ entries, currentPath, profile, collapsed, onNavigate, onExpand }: NavListProps) {
+export function NavList({ entries, currentPath, profile, profileActions, collapsed, onNavigate, onExpand }: NavListProps) {
   const [profileOpen, setProfileOpen] = useState(false);
   const profileId = useId();
   const itemClass = `flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm font-medium transition-colors ${onDark}`;
@@ -72,7 +74,7 @@ export function NavList({ entries, currentPath, profile, collapsed, onNavigate, 
                   <ShellIcon d={ICONS[entry.id]} />
                   <span className={collapsed ? 'sr-only' : ''}>{label}</span>
                 </button>
-                {profileOpen && !collapsed && <ProfilePanel id={profileId} profile={profile} />}
+                {profileOpen && !collapsed && <ProfilePanel id={profileId} profile={profile} actions={profileActions} />}
               </li>
             );
           }

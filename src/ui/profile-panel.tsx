@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { frShell as fr } from '../i18n/fr-shell';
 
 export interface ProfileSummary {
@@ -8,7 +9,7 @@ export interface ProfileSummary {
 }
 
 /** 'Mon profil': who is signed in, with which rights. */
-export function ProfilePanel({ id, profile }: { id: string; profile: ProfileSummary }) {
+export function ProfilePanel({ id, profile, actions }: { id: string; profile: ProfileSummary; actions?: ReactNode }) {
   return (
     <div id={id} className="mx-1 mt-1 rounded-lg bg-brand-900 p-3 text-xs">
       <dl className="space-y-2">
@@ -39,6 +40,7 @@ export function ProfilePanel({ id, profile }: { id: string; profile: ProfileSumm
           </div>
         )}
       </dl>
+      {actions}
     </div>
   );
 }

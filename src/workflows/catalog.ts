@@ -12,6 +12,7 @@ import { csvExportMachine } from '../machines/csv-export/csv-export.machine';
 import { bulkActionMachine } from '../machines/bulk-action/bulk-action.machine';
 import type { WorkflowEntry } from './catalog-types';
 import { requestCancellation, requestLifecycle } from './catalog-requests';
+import { personalDataDownload } from './catalog-personal-data';
 
 export type { WorkflowCoverage, WorkflowEntry, WorkflowScreen } from './catalog-types';
 
@@ -343,6 +344,7 @@ export const workflowCatalog: readonly WorkflowEntry[] = [
   requestLifecycle,
   requestCancellation,
   bulkAction,
+  personalDataDownload,
 ];
 
 export function workflowId(entry: WorkflowEntry): string {

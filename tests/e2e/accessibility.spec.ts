@@ -131,6 +131,8 @@ test('back office, users list: dashboard and sidebar, the list loading, loaded, 
   await checkState(page, '/dashboard, sidebar collapsed');
   await sidebar(page).getByRole('button', { name: 'Mon profil' }).click();
   await expect(page.getByText('USER_DELETE')).toBeVisible();
+  // Issue 23: one's own data on request, loaded with the panel.
+  await expect(sidebar(page).getByRole('heading', { name: 'Données personnelles', level: 3 })).toBeVisible();
   await checkState(page, "/dashboard, 'Mon profil' open");
 
   const user = await createUser(page, 'Clinique des Tilleuls', { lastName: `Axe${letters()}`, roleCodes: ['COMPTABLE', 'ADHESION'] });
@@ -201,6 +203,8 @@ test('back office, one user: profile, the four edit tabs and a failed save, the 
   );
   await expect(page.getByRole('heading', { name: 'Profil utilisateur', level: 1 })).toBeVisible();
   await expect(page.getByText(user.email, { exact: true })).toBeVisible();
+  // Issue 23: the person's data on request, for the back office.
+  await expect(page.getByRole('heading', { name: 'Données personnelles', level: 2 })).toBeVisible();
   await checkScreen(page, '/utilisateurs/{id}', titled('Profil utilisateur'));
   await page.goto('/utilisateurs/00000000-0000-4000-8000-000000000000');
   await expect(page.getByText('Utilisateur introuvable')).toBeVisible();

@@ -26,13 +26,13 @@ for (const backend of backends) {
       return read.body.allowedActions;
     }
 
-    it('tells the read-only back office it may change nobody, and the back office everything', async () => {
+    it('tells the read-only back office it may change nobody (only download their data, issue 23), and the back office everything', async () => {
       const user = await clinicUser();
-      expect(await actionsFor(PERSONAS.lecteur, user.id)).toEqual([]);
+      expect(await actionsFor(PERSONAS.lecteur, user.id)).toEqual(['exportPersonalData']);
       // A person who never signed in may be sent a new set-up link (issue 22); not once inactive.
-      expect(await actionsFor(PERSONAS.backoffice, user.id)).toEqual(['edit', 'deactivate', 'delete', 'resendInvitation']);
+      expect(await actionsFor(PERSONAS.backoffice, user.id)).toEqual(['edit', 'deactivate', 'delete', 'resendInvitation', 'exportPersonalData']);
       const inactive = await clinicUser(false);
-      expect(await actionsFor(PERSONAS.backoffice, inactive.id)).toEqual(['edit', 'reactivate', 'delete']);
+      expect(await actionsFor(PERSONAS.backoffice, inactive.id)).toEqual(['edit', 'reactivate', 'delete', 'exportPersonalData']);
     });
 
     it("tells an administrator what the policy lets them do: not on an administrator, not on themselves, only roles on another company's person", async () => {
@@ -40,7 +40,8 @@ for (const backend of backends) {
       expect(await actionsFor(PERSONAS.adminClinique, user.id)).toEqual(['edit', 'deactivate', 'resendInvitation']);
       expect(await actionsFor(PERSONAS.adminClinique, (await clinicUser(false)).id)).toEqual(['edit', 'reactivate']);
       expect(await actionsFor(PERSONAS.adminClinique, (await clinicUser(true, 'ADMIN_ADHERENT')).id)).toEqual([]);
-      expect(await actionsFor(PERSONAS.adminClinique, await userIdOf(t, PERSONAS.adminClinique))).toEqual([]);
+      // Oneself: no change, only one's own data.
+      expect(await actionsFor(PERSONAS.adminClinique, await userIdOf(t, PERSONAS.adminClinique))).toEqual(['exportPersonalData']);
       const shared = await clinicUser();
       await db().insertInto('role_assignments').values({ user_id: shared.id, organization_id: orgs.ehpadSirets[0]!.id, role_id: roles.ADHESION!, inherits_to_children: false }).execute();
       expect(await actionsFor(PERSONAS.adminClinique, shared.id)).toEqual(['edit']);

@@ -96,6 +96,11 @@ const MATRIX: Record<string, Row> = {
   exportUsers: { call: async () => ({ method: 'GET', url: '/api/v2/users/export' }), expect: { ...same(200), 'rh.clinique': 403 } },
   getUser: { call: async (c) => ({ method: 'GET', url: `/api/v2/users/${(await clinicUser(c)).id}` }), expect: readUser },
   getUserFullDetails: { call: async (c) => ({ method: 'GET', url: `/api/v2/users/${(await clinicUser(c)).id}/full-details` }), expect: readUser },
+  // A person's data on request (issue 23): the back office holding USER_LIST for anyone, in both formats; organization
+  // users never, not even their own employees (403 before the person is looked up).
+  getUserPersonalData: { call: async (c) => ({ method: 'GET', url: `/api/v2/users/${(await clinicUser(c)).id}/personal-data?format=html` }), expect: backOfficeRead },
+  // One's own: every active person.
+  getMyPersonalData: { call: async () => ({ method: 'GET', url: '/api/v2/users/me/personal-data' }), expect: same(200) },
   createUser: {
     call: async (c) => ({
       method: 'POST',

@@ -15,7 +15,7 @@ const EXPECTED_OPERATION_IDS = [
   'deactivateUser', 'reactivateUser', 'deleteUser', 'listInvitations', 'getInvitation',
   'createInvitation', 'approveInvitation', 'rejectInvitation', 'listMyInvitations', 'cancelInvitation', 'listOrganizations',
   'getOrganizationByCode', 'getOrganization', 'listRoles', 'listAuditEntries', 'exportAuditEntries',
-  'resendUserInvitation', 'startUsersBulkAction', 'getUsersBulkAction', 'exportSelectedUsers',
+  'resendUserInvitation', 'startUsersBulkAction', 'getUsersBulkAction', 'exportSelectedUsers', 'getUserPersonalData', 'getMyPersonalData',
 ];
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -196,5 +196,44 @@ describe('the user profile (spec §2 /utilisateurs/{id})', () => {
     expect(await screen.findByText('Claire Vasseur')).toBeTruthy();
     expect(screen.queryByText(/Invitation envoyée le/)).toBeNull();
     expect(screen.queryByRole('button', { name: "Renvoyer l'invitation" })).toBeNull();
+  });
+
+  it("offers the person's data when the server allows it (issue 23), tells a failure with 'Réessayer', then saves the file", async () => {
+    const saved: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
+    onTestFinished(() => {
+      click.mockRestore();
+      vi.unstubAllGlobals();
+    });
+    let attempts = 0;
+    const server = fakeApi()
+      .on('get', '/api/v2/users/{id}', () => ({ status: 200, body: { ...detail, allowedActions: ['exportPersonalData'] } }))
+      .on('get', '/api/v2/users/{id}/personal-data', () =>
+        ++attempts === 1
+          ? { status: 403, body: { error: 'Forbidden', message: 'Réservé au back-office.', requestId: 'r' } }
+          : { status: 200, body: '<!doctype html>' as never, headers: { 'content-type': 'text/html; charset=utf-8', 'content-disposition': 'attachment; filename="donnees-personnelles-vasseur-claire-2026-11-27.html"' } },
+      );
+    renderProfile(server);
+    const section = await screen.findByRole('region', { name: 'Données personnelles' });
+    // Not an editor: the person's data is all this caller may do here.
+    expect(screen.queryByRole('link', { name: 'Modifier' })).toBeNull();
+    const user = userEvent.setup();
+    await user.click(within(section).getByRole('button', { name: 'Télécharger le résumé (HTML)' }));
+    const alert = await within(section).findByRole('alert');
+    expect(alert.textContent).toContain('Le téléchargement a échoué : Réservé au back-office.');
+    await user.click(within(alert).getByRole('button', { name: 'Réessayer' }));
+    expect(await within(section).findByText('Fichier enregistré : donnees-personnelles-vasseur-claire-2026-11-27.html')).toBeTruthy();
+    expect(within(section).queryByRole('alert')).toBeNull();
+    expect(saved).toEqual(['donnees-personnelles-vasseur-claire-2026-11-27.html']);
+    expect(server.calls.filter((c) => c.route === '/api/v2/users/{id}/personal-data').map((c) => c.query.get('format'))).toEqual(['html', 'html']);
+  });
+
+  it("offers no download of the person's data to whom the server does not allow it", async () => {
+    renderProfile(fakeApi().on('get', '/api/v2/users/{id}', () => ({ status: 200, body: detail })));
+    expect(await screen.findByText('Claire Vasseur')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Données personnelles' })).toBeNull();
   });
 });

@@ -159,6 +159,23 @@ export async function* streamJournalEntries(
   }
 }
 
+/**
+ * Every entry about this person (the user concerned), newest first, as the back office reads them (names, roles on
+ * every organization): a person's data on request (users-personal-data.service.ts), whose right its service decided.
+ */
+export async function journalEntriesAbout(db: Kysely<Database>, actor: Actor, userId: string, batchSize = 500): Promise<AuditEntryDto[]> {
+  const where: JournalWhere = { userId, scope: null };
+  const entries: AuditEntryDto[] = [];
+  let after: JournalKey | null = null;
+  for (;;) {
+    const batch = await journalBatchAfter(db, where, after, batchSize, { gather: true });
+    entries.push(...(await readableEntries(db, actor, null, batch)));
+    if (batch.length < batchSize) return entries;
+    const last = batch.at(-1)!;
+    after = { at: last.at, id: last.id };
+  }
+}
+
 export function auditService(deps: JournalDeps) {
   const { db } = deps;
   return {

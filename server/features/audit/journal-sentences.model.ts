@@ -142,6 +142,8 @@ function sentenceOf(row: JournalRow, author: string, subject: JournalSubject, de
       const [one, many] = EXPORTED[row.action === 'users.export' ? 'users' : 'journal']!;
       return Number.isFinite(n) ? `${author} a exporté ${formatCount(n)} ${Math.abs(n) <= 1 ? one : many}.` : `${author} a exporté ${subject.label}.`;
     }
+    case 'personal-data.exported':
+      return row.actorId !== null && row.actorId === row.entityId ? `${author} a téléchargé ses données personnelles.` : `${author} a téléchargé les données personnelles de ${person}.`;
   }
 }
 

@@ -80,6 +80,7 @@ export const FIELD_LABELS: Record<string, string> = {
   userCreated: 'Compte créé',
   rows: 'Lignes exportées',
   filters: 'Filtres',
+  format: 'Format',
 };
 
 /** Each kind of change as the journal's filter names it (src/i18n/fr-journal.ts, in the singular). */
@@ -100,6 +101,7 @@ export const JOURNAL_ACTION_LABELS: Record<AuditAction, string> = {
   'invitation.expire': 'Demande expirée',
   'users.export': 'Export',
   'journal.export': 'Export',
+  'personal-data.exported': 'Données personnelles téléchargées',
 };
 
 const VALUE_LABELS: Record<string, Record<string, string>> = {

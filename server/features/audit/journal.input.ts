@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'invitation.expire',
   'users.export',
   'journal.export',
+  'personal-data.exported',
 ] as const satisfies readonly AuditAction[];
 
 // Every AuditAction is listed: a new one fails the type check here until it is.

@@ -4,7 +4,7 @@ import { requireActive } from '../../core/policy.ts';
 import { requireCanReadAudit } from '../audit/audit.policy.ts';
 import { requireCanCreateInvitations, requireCanDecideInvitation, requireCanListInvitations, requireCanReadInvitation } from '../invitations/invitations.policy.ts';
 import { requireCanListOrganizations } from '../organizations/organizations.policy.ts';
-import { canHardDeleteUsers, requireCanChangeUsers, requireCanCreateUsers, requireCanListUsers, requireCanReadUser } from '../users/users.policy.ts';
+import { canHardDeleteUsers, requireCanChangeUsers, requireCanCreateUsers, requireCanExportPersonalData, requireCanListUsers, requireCanReadUser } from '../users/users.policy.ts';
 
 /**
  * The function-level decision of each operation of the contract, by operationId: what the caller must be
@@ -34,6 +34,10 @@ export const OPERATION_REQUIREMENTS: Readonly<Record<string, (actor: Actor, call
   exportUsers: requireCanListUsers,
   getUser: (actor, { params }) => requireCanReadUser(actor, String(params.id)),
   getUserFullDetails: (actor, { params }) => requireCanReadUser(actor, String(params.id)),
+  // A person's data on request: oneself, or the back office holding USER_LIST.
+  getUserPersonalData: (actor, { params }) => requireCanExportPersonalData(actor, String(params.id)),
+  // One's own data only.
+  getMyPersonalData: open,
   createUser: requireCanCreateUsers,
   createUserComplete: requireCanCreateUsers,
   updateUser: requireCanChangeUsers,

@@ -72,6 +72,17 @@ export function requireCanReadUser(actor: Actor, targetId: string): void {
 }
 
 /**
+ * A person's data on request (issue 23): anyone active for themselves; for another person, the back office
+ * allowed to read users' profiles (USER_LIST), whoever the person is. Organization users never (403, before
+ * the person is looked up): their reach is a company's, the person's data spans every company.
+ */
+export function requireCanExportPersonalData(actor: Actor, targetId: string): void {
+  if (targetId === actor.userId) return;
+  requireBackOffice(actor);
+  requirePermission(actor, 'USER_LIST');
+}
+
+/**
  * npm run admin:create makes the first back-office administrator of a database: refused while an active one
  * exists, unless the operator forces it (--force).
  */
@@ -229,7 +240,7 @@ export function requireResendWithinLimit(resentInLastHour: number): void {
 }
 
 /** What the caller may do on a user's row (OpenAPI UserAction): told by the server, so that the SPA never guesses. */
-export type UserAction = 'edit' | 'deactivate' | 'reactivate' | 'delete' | 'resendInvitation';
+export type UserAction = 'edit' | 'deactivate' | 'reactivate' | 'delete' | 'resendInvitation' | 'exportPersonalData';
 
 /** Whether a decision lets the actor through (a refusal is a DomainError; anything else is a fault). */
 function allows(decide: () => void): boolean {
@@ -245,23 +256,24 @@ function allows(decide: () => void): boolean {
 /**
  * The actions the actor may take on this user, from the same decisions the changes ask (and in the same
  * order): edit (details or roles within reach), deactivate or reactivate (the account, as its state allows),
- * permanent delete, a new set-up link. `assignments` are all of the user's, not only those the actor sees.
+ * permanent delete, a new set-up link, a download of the person's data. `assignments` are all of the user's, not only those the actor sees.
  */
 export function allowedUserActions(
   actor: Actor,
   target: { id: string; user_type: UserType; is_active: boolean; last_login_at: Date | string | null },
   assignments: readonly (ScopedAssignment & { roleCode: string; roleType: 'INTERNAL' | 'EXTERNAL' })[],
 ): UserAction[] {
+  const exportable: UserAction[] = allows(() => requireCanExportPersonalData(actor, target.id)) ? ['exportPersonalData'] : [];
   const changeable = allows(() => {
     requireCanChangeUsers(actor);
     requireUserVisible(actor, userScope(actor, 'USER_CREATE'), target, assignments);
     requireCanChangeUser(actor, { id: target.id, roles: assignments.map((a) => ({ code: a.roleCode, type: a.roleType })) });
   });
-  if (!changeable) return [];
+  if (!changeable) return exportable;
   const account = allows(() => requireCanChangeAccount(actor, assignments));
   const actions: UserAction[] = ['edit'];
   if (account) actions.push(target.is_active ? 'deactivate' : 'reactivate');
   if (account && allows(() => requireCanHardDeleteUsers(actor))) actions.push('delete');
   if (account && allows(() => requireCanResendInvitation(target))) actions.push('resendInvitation');
-  return actions;
+  return [...actions, ...exportable];
 }

@@ -6,6 +6,7 @@ import { usersEmailService } from './users-email.service.ts';
 import { usersErasureService } from './users-erasure.service.ts';
 import { usersExportService } from './users-export.service.ts';
 import { usersInvitationService } from './users-invitation.service.ts';
+import { usersPersonalDataService } from './users-personal-data.service.ts';
 import { fullDetailsOf, usersReadService } from './users-read.service.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 import type { Actor } from '../../core/actor.ts';
@@ -23,6 +24,7 @@ export function usersService(deps: UsersDeps) {
     ...usersErasureService(deps),
     ...usersExportService(deps),
     ...usersInvitationService(deps),
+    ...usersPersonalDataService(deps),
     /** The edit page's view of a user just changed. */
     fullDetailsOf: (actor: Actor, found: VisibleUser) => fullDetailsOf(deps.db, actor, found),
   };

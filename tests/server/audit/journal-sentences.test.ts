@@ -59,6 +59,11 @@ function row(action: AuditAction, changes: Record<string, JsonValue>, overrides:
 const sentence = (r: JournalRow, scope: readonly string[] | null = null) => readableEntry(r, lookups(scope)).sentence;
 
 describe('the journal sentences', () => {
+  it("tells a download of a person's data by someone else, and of one's own (issue 23)", () => {
+    expect(sentence(row('personal-data.exported', { format: 'html' }))).toBe('Béatrice Marchand a téléchargé les données personnelles de Zoé Bonnet.');
+    expect(sentence(row('personal-data.exported', { format: 'json' }, { actorId: ZOE, actorName: 'Zoé Bonnet', actorEmail: 'zoe.bonnet@exemple.fr' }))).toBe('Zoé Bonnet a téléchargé ses données personnelles.');
+  });
+
   it("writes the issue's examples exactly", () => {
     expect(sentence(row('user.deactivate', { isActive: { before: true, after: false } }))).toBe('Béatrice Marchand a désactivé Zoé Bonnet.');
     expect(sentence(row('user.roles', { assignments: { before: [], after: ['78744179900012 COMPTABLE'] } }, { actorId: CLAIRE, entityId: NOEL }))).toBe(
@@ -90,6 +95,7 @@ describe('the journal sentences', () => {
       'invitation.expire': { status: { before: 'PENDING', after: 'EXPIRED' }, expiryDays: 30 },
       'users.export': { rows: 1234 },
       'journal.export': { rows: 1 },
+      'personal-data.exported': { format: 'json' },
     };
     const sentences = Object.fromEntries(AUDIT_ACTIONS.map((action) => [action, sentence(row(action, changes[action], action === 'journal.export' ? { entityId: 'journal' } : {}))]));
     expect(sentences).toEqual({
@@ -109,6 +115,7 @@ describe('the journal sentences', () => {
       'invitation.expire': 'La demande n° 36 de thomas.guerin@exemple.fr a expiré après 30 jours sans décision.',
       'users.export': 'Béatrice Marchand a exporté 1 234 utilisateurs.',
       'journal.export': 'Béatrice Marchand a exporté 1 entrée du journal.',
+      'personal-data.exported': 'Béatrice Marchand a téléchargé les données personnelles de Zoé Bonnet.',
     });
   });
 

@@ -27,7 +27,8 @@ const PERSONAS = [
 ] as const;
 const OPERATIONS = operations();
 /** GET operations that write: each export writes its journal entry ('users.export', 'journal.export'). */
-const READS_THAT_WRITE = new Set(['exportUsers', 'exportAuditEntries']);
+// An export and a download of a person's data record themselves in the journal.
+const READS_THAT_WRITE = new Set(['exportUsers', 'exportAuditEntries', 'getUserPersonalData', 'getMyPersonalData']);
 
 interface Tally {
   valid: number;

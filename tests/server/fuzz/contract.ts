@@ -24,7 +24,8 @@ export interface Operation {
   parameters: Parameter[];
   /** The JSON schema of the request body, when the operation has one. */
   body: { schema: Schema; required: boolean } | null;
-  responses: Record<string, { schema: Schema | null }>;
+  /** `html`: the status may answer an HTML file instead (a person's data as a summary, issue 23). */
+  responses: Record<string, { schema: Schema | null; html?: boolean }>;
 }
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options'] as const;
@@ -91,7 +92,8 @@ function responses(node: Record<string, Schema>): Operation['responses'] {
       const response = typeof value.$ref === 'string' ? component(value.$ref) : value;
       const content = response.content as Record<string, { schema?: Schema }> | undefined;
       // An export answers a CSV file: text (its reading is tests/server/users-export.test.ts's).
-      return [status, { schema: content?.['application/json']?.schema ?? content?.['text/csv']?.schema ?? null }];
+      // A person's data answers JSON or, asked so, an HTML file (its reading is tests/server/users-personal-data.test.ts's).
+      return [status, { schema: content?.['application/json']?.schema ?? content?.['text/csv']?.schema ?? null, html: content?.['text/html'] !== undefined }];
     }),
   );
 }
@@ -125,6 +127,7 @@ export function contractBreach(op: Operation, status: number, body: unknown): st
   const documented = op.responses[String(status)] ?? op.responses.default;
   if (!documented) return `status ${status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`;
   if (!documented.schema) return body === undefined ? null : `status ${status} documents no body`;
+  if (documented.html && typeof body === 'string') return body.startsWith('<!doctype html>') ? null : `the body of ${status} is neither JSON nor an HTML page`;
   const validate = compile(responsesAjv, `${op.operationId} ${status}`, documented.schema);
   return validate(body) ? null : `the body breaks the ${status} schema: ${responsesAjv.errorsText(validate.errors)}`;
 }
