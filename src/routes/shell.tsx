@@ -8,6 +8,8 @@ import { navigationFor } from '../domain/navigation';
 import { permissionsOf } from '../../rules/permissions';
 import { roleDisplayLabel } from '../../rules/roles';
 import { AppShell } from '../ui/app-shell';
+import { accessibilityLink } from '../lib/accessibility-link';
+import type { AppConfig } from '../app-config';
 import type { ProfileSummary } from '../ui/profile-panel';
 import { frShell as fr } from '../i18n/fr-shell';
 
@@ -20,13 +22,14 @@ function profileSummary(user: SessionProfile): ProfileSummary {
   };
 }
 
-function footerLinks(publicSiteUrl: string) {
-  const base = publicSiteUrl.endsWith('/') ? publicSiteUrl : `${publicSiteUrl}/`;
+function footerLinks(config: AppConfig) {
+  const base = config.publicSiteUrl.endsWith('/') ? config.publicSiteUrl : `${config.publicSiteUrl}/`;
   return [
     { label: fr.shell.footer.legal, href: `${base}mentions-legales` },
     { label: fr.shell.footer.personalData, href: `${base}donnees-personnelles` },
     { label: fr.shell.footer.terms, href: `${base}conditions-generales-utilisation` },
     { label: fr.shell.footer.cookies, href: `${base}gestion-des-cookies` },
+    accessibilityLink(config),
   ];
 }
 
@@ -47,7 +50,7 @@ function SignedInShell() {
       onNavigate={(href) => void router.navigate({ to: href })}
       greetingName={name}
       memberAreaUrl={config.memberAreaUrl}
-      footerLinks={footerLinks(config.publicSiteUrl)}
+      footerLinks={footerLinks(config)}
       notice={notice}
     >
       <Outlet />
