@@ -24,8 +24,8 @@ export const frAccessibility = {
     intro:
       "À chaque modification du portail, ses tests vérifient dans un navigateur Chromium les points suivants. Ils ne remplacent pas un audit RGAA : un outil automatique ne contrôle qu'une partie des critères.",
     items: [
-      "Aucune erreur détectable par axe-core (règles WCAG 2.1 niveaux A et AA) sur chaque écran, pour chaque profil de démonstration qui y accède : connexion, listes, formulaires et leurs erreurs, fenêtres de confirmation, pages d'erreur, cette page et « Durées de conservation ». Chaque écran a aussi sa langue (français), son titre, une zone principale et un lien d'évitement.",
-      'Tout au clavier, sans souris : connexion, lien « Aller au contenu », menu, filtres, actions sur les utilisateurs, décisions sur les demandes, assistant de création complet ; la position du focus est vérifiée à chaque étape.',
+      "Aucune erreur détectable par axe-core (règles WCAG 2.1 niveaux A et AA) sur chaque écran, pour chaque profil de démonstration qui y accède : connexion, listes, formulaires et leurs erreurs, fenêtres de confirmation, pages d'erreur, cette page et «\u00a0Durées de conservation\u00a0». Chaque écran a aussi sa langue (français), son titre, une zone principale et un lien d'évitement.",
+      'Tout au clavier, sans souris : connexion, lien «\u00a0Aller au contenu\u00a0», menu, filtres, actions sur les utilisateurs, décisions sur les demandes, assistant de création complet ; la position du focus est vérifiée à chaque étape.',
       "Petits écrans et zoom : à 320 px de large et à 200 % de zoom, aucune page ne défile horizontalement et les actions des tableaux restent accessibles ; les listes sont aussi parcourues au clavier sur un téléphone de 375 px.",
     ],
   },
@@ -34,7 +34,7 @@ export const frAccessibility = {
     intro: 'Non-conformités et limites connues :',
     items: [
       "Le portail n'a pas été essayé avec un lecteur d'écran (NVDA, JAWS, VoiceOver).",
-      'Le message « Votre compte est désactivé » est une alerte du navigateur.',
+      'Le message «\u00a0Votre compte est désactivé\u00a0» est une alerte du navigateur.',
       'Les menus et info-bulles sont affichés hors des zones de la page (règle de bonne pratique, hors WCAG).',
       "Les onglets SIREN et SIRET de la page de modification passent d'un titre de niveau 1 à un titre de niveau 3 (règle de bonne pratique, hors WCAG).",
     ],

@@ -28,7 +28,7 @@ export const frRetention = {
     pendingRequests: {
       what: "Demandes en attente (droits d'administrateur, rôles)",
       after: 'après la demande',
-      end: 'La demande expire : elle passe au statut « Expirée » et reste dans la liste des demandes et dans le journal.',
+      end: 'La demande expire : elle passe au statut «\u00a0Expirée\u00a0» et reste dans la liste des demandes et dans le journal.',
     },
     bulkActionReports: {
       what: 'Comptes rendus des actions sur plusieurs utilisateurs (noms et e-mails des personnes choisies)',
@@ -48,7 +48,7 @@ export const frRetention = {
     dormancyDeactivation: {
       what: 'Comptes sans connexion : désactivation',
       after: "après l'avertissement, toujours sans connexion",
-      end: "Le compte est désactivé ; le journal l'enregistre au nom de « Système ».",
+      end: "Le compte est désactivé ; le journal l'enregistre au nom de «\u00a0Système\u00a0».",
     },
     dormancyDeletion: {
       what: 'Comptes sans connexion : suppression',
