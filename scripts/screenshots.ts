@@ -148,6 +148,15 @@ async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
   await page.locator('main ol > li').first().waitFor();
   await shoot(page, 'journal', size);
 
+  // 'Durées de conservation' and the accessibility statement (issue 23).
+  await page.goto('/conservation');
+  await heading(page, 'Durées de conservation');
+  await page.getByRole('table', { name: 'Durées de conservation des données du portail' }).waitFor();
+  await shoot(page, 'conservation', size);
+  await page.goto('/accessibilite');
+  await heading(page, "Déclaration d'accessibilité");
+  await shoot(page, 'accessibilite', size);
+
   await page.goto('/admin');
   await heading(page, 'Habilitation des administrateurs');
   const latest = item(page, size, 'Liste des demandes administrateur', 0);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { readAccessibility, type AccessibilityConfig } from './accessibility-config.ts';
 
 /**
  * Everything the server reads from its environment, read once at start-up.
@@ -103,6 +104,8 @@ export interface ServerConfig {
   creationLimits: { usersPerHour: number; invitationsPerHour: number };
   /** List requests of one person in flight on a node (LISTS_IN_FLIGHT_PER_PERSON, default 8; 0: no limit). See server/plugins/list-concurrency.ts. */
   listsInFlightPerPerson: number;
+  /** ACCESSIBILITY_COMPLIANCE, ACCESSIBILITY_STATEMENT_URL, ACCESSIBILITY_CONTACT_EMAIL (server/accessibility-config.ts). */
+  accessibility: AccessibilityConfig;
 }
 
 export const LOCAL_CLIENT_ID = 'portail-habilitations-spa';
@@ -253,6 +256,11 @@ export function readConfig(env: Env = process.env): ServerConfig {
   }
   const requests = readRequestLifecycle(env);
   const dormancy = readDormancy(env);
+  const support = {
+    hours: optional(env, 'SUPPORT_HOURS') ?? (production ? required(env, 'SUPPORT_HOURS') : 'de 9 h à 12 h 30 et de 13 h 30 à 17 h 30'),
+    phone: optional(env, 'SUPPORT_PHONE') ?? (production ? required(env, 'SUPPORT_PHONE') : '01 99 00 12 34'),
+    email: optional(env, 'SUPPORT_EMAIL') ?? (production ? required(env, 'SUPPORT_EMAIL') : 'relation.adherents@example.org'),
+  };
   return {
     production,
     host: optional(env, 'HOST') ?? (production ? '0.0.0.0' : 'localhost'),
@@ -266,11 +274,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     graph: readGraph(env, auth.kind),
     memberAreaUrl: optional(env, 'MEMBER_AREA_URL') ?? (production ? required(env, 'MEMBER_AREA_URL') : 'https://adherent.example.org/'),
     publicSiteUrl: optional(env, 'PUBLIC_SITE_URL') ?? `${publicOrigin}/`,
-    support: {
-      hours: optional(env, 'SUPPORT_HOURS') ?? (production ? required(env, 'SUPPORT_HOURS') : 'de 9 h à 12 h 30 et de 13 h 30 à 17 h 30'),
-      phone: optional(env, 'SUPPORT_PHONE') ?? (production ? required(env, 'SUPPORT_PHONE') : '01 99 00 12 34'),
-      email: optional(env, 'SUPPORT_EMAIL') ?? (production ? required(env, 'SUPPORT_EMAIL') : 'relation.adherents@example.org'),
-    },
+    support,
     cookieDomain: optional(env, 'COOKIE_DOMAIN'),
     webRoot: path.resolve(optional(env, 'WEB_ROOT') ?? 'dist'),
     logLevel: optional(env, 'LOG_LEVEL') ?? (production ? 'info' : 'warn'),
@@ -287,6 +291,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     dormancy,
     creationLimits,
     listsInFlightPerPerson,
+    accessibility: readAccessibility(env, support.email),
   };
 }
 

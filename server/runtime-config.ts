@@ -20,5 +20,7 @@ export function runtimeConfigFor(config: ServerConfig) {
     publicSiteUrl: config.publicSiteUrl,
     support: config.support,
     cookieDomain: config.cookieDomain,
+    /** The footer's 'Accessibilité : …' and the statement page /accessibilite (server/accessibility-config.ts). */
+    accessibility: config.accessibility,
   };
 }

@@ -27,7 +27,12 @@ export interface AppConfig {
   /** Customer relations (help box of /admin-actions): hours from Monday to Friday, phone line, mailbox. */
   support: { hours: string; phone: string; email: string };
   cookieDomain: string | null;
+  /** The footer's 'Accessibilité : … conforme' and the statement /accessibilite (ACCESSIBILITY_COMPLIANCE, _STATEMENT_URL, _CONTACT_EMAIL). */
+  accessibility: { compliance: AccessibilityCompliance; statementUrl: string | null; contactEmail: string };
 }
+
+export type AccessibilityCompliance = 'non' | 'partiellement' | 'totalement';
+const COMPLIANCE_LEVELS: readonly unknown[] = ['non', 'partiellement', 'totalement'];
 
 // Checked by hand rather than with zod: this file loads with the first screen, within its budget (scripts/web-bundle.ts).
 function invalid(field: string): never {
@@ -47,6 +52,7 @@ function checkShape(raw: unknown): AppConfig {
   const input = record(raw, 'configuration');
   const auth = record(input.auth, 'auth');
   const support = record(input.support, 'support');
+  const accessibility = record(input.accessibility, 'accessibility');
   const protocolMode = auth.protocolMode === 'AAD' || auth.protocolMode === 'OIDC' ? auth.protocolMode : invalid('auth.protocolMode');
   if (!Array.isArray(auth.knownAuthorities)) invalid('auth.knownAuthorities');
   return {
@@ -62,6 +68,11 @@ function checkShape(raw: unknown): AppConfig {
     publicSiteUrl: string(input.publicSiteUrl, 'publicSiteUrl'),
     support: { hours: string(support.hours, 'support.hours'), phone: string(support.phone, 'support.phone'), email: string(support.email, 'support.email') },
     cookieDomain: nullableString(input.cookieDomain, 'cookieDomain'),
+    accessibility: {
+      compliance: COMPLIANCE_LEVELS.includes(accessibility.compliance) ? (accessibility.compliance as AccessibilityCompliance) : invalid('accessibility.compliance'),
+      statementUrl: nullableString(accessibility.statementUrl, 'accessibility.statementUrl'),
+      contactEmail: string(accessibility.contactEmail, 'accessibility.contactEmail'),
+    },
   };
 }
 

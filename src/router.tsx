@@ -20,13 +20,16 @@ import { workflowsRoute } from './routes/workflows';
 import { testV2ApiRoute } from './routes/test-v2-api';
 import { emailConfirmationRoute } from './routes/email-confirmation';
 import { journalRoute } from './routes/journal';
+import { accessibilityRoute } from './routes/accessibility';
+import { retentionRoute } from './routes/retention';
 
 export const routeTree = rootRoute.addChildren([
   landingRoute,
   signInRoute,
   redirectLoginRoute,
   signOutRoute,
-  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute, myRequestsRoute, workflowsRoute, testV2ApiRoute, emailConfirmationRoute, journalRoute]),
+  accessibilityRoute,
+  shellRoute.addChildren([dashboardRoute, adminRoute, adminDetailRoute, usersRoute, userProfileRoute, userEditRoute, userCreateRoute, adminActionsRoute, assignExistingRoute, myRequestsRoute, workflowsRoute, testV2ApiRoute, emailConfirmationRoute, journalRoute, retentionRoute]),
 ]);
 
 /** The app's router; `history` is the browser's unless given (the route tests keep it in memory). */

@@ -15,6 +15,7 @@ function fullConfig() {
     publicSiteUrl: 'https://www.example.fr/',
     support: { hours: 'de 8 h 30 à 18 h', phone: '01 99 00 00 42', email: 'relation.adherents@example.fr' },
     cookieDomain: '.example.fr',
+    accessibility: { compliance: 'non', statementUrl: null as string | null, contactEmail: 'accessibilite@example.fr' },
   };
 }
 
@@ -84,10 +85,19 @@ describe('parseAppConfig', () => {
     { field: 'publicSiteUrl', set: (c: Config) => void ((c as Record<string, unknown>).publicSiteUrl = undefined) },
     { field: 'cookieDomain', set: (c: Config) => void ((c as Record<string, unknown>).cookieDomain = 42) },
     { field: 'auth.passwordResetAuthority', set: (c: Config) => void ((c.auth as Record<string, unknown>).passwordResetAuthority = undefined) },
+    { field: 'accessibility', set: (c: Config) => void ((c as Record<string, unknown>).accessibility = undefined) },
+    { field: 'accessibility.compliance', set: (c: Config) => void ((c.accessibility as Record<string, unknown>).compliance = 'conforme') },
+    { field: 'accessibility.statementUrl', set: (c: Config) => void ((c.accessibility as Record<string, unknown>).statementUrl = 42) },
+    { field: 'accessibility.contactEmail', set: (c: Config) => void ((c.accessibility as Record<string, unknown>).contactEmail = null) },
   ])('names the wrong value: $field', ({ field, set }) => {
     const raw = fullConfig();
     set(raw);
     expect(() => parseAppConfig(raw)).toThrowError(new Error(`Invalid configuration: ${field}`));
+  });
+
+  it("takes the accessibility level, the organization's statement URL and the contact as the server declares them", () => {
+    const raw = { ...fullConfig(), accessibility: { compliance: 'partiellement', statementUrl: 'https://www.example.fr/accessibilite', contactEmail: 'accessibilite@example.fr' } };
+    expect(parseAppConfig(raw).accessibility).toEqual(raw.accessibility);
   });
 
   it('keeps only the known settings', () => {

@@ -7,6 +7,7 @@ import { auditHandlers } from './audit.ts';
 import { invitationsHandlers } from './invitations.ts';
 import { documentForOperations, loadApiDocument } from './openapi-document.ts';
 import { organizationsHandlers } from './organizations.ts';
+import { retentionHandlers } from './retention.ts';
 import { rolesHandlers } from './roles.ts';
 import { usersHandlers } from './users.ts';
 import { usersBulkHandlers } from './users-bulk.ts';
@@ -27,6 +28,7 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     ...usersBulkHandlers(services),
     ...organizationsHandlers(services),
     ...rolesHandlers(services),
+    ...retentionHandlers(services),
     ...auditHandlers(services),
     ...invitationsHandlers(services),
   };

@@ -13,6 +13,8 @@ import { journalExportService } from './audit/journal-export.service.ts';
 import { invitationsRequesterService } from './invitations/invitations-requester.service.ts';
 import { invitationsService } from './invitations/invitations.service.ts';
 import { organizationsService } from './organizations/organizations.service.ts';
+import { retentionService } from './retention/retention.service.ts';
+import type { RetentionSettings } from './retention/retention.model.ts';
 import { rolesService } from './roles/roles.service.ts';
 import { sessionService } from './session/session.service.ts';
 import { usersBulkService } from './users/users-bulk.service.ts';
@@ -34,6 +36,8 @@ export interface ServiceDeps {
   creationLimits: CreationLimits;
   /** The life of a request: its period before expiry (INVITATION_EXPIRY_DAYS) and the reminders' days. */
   requests: RequestLifecycleConfig;
+  /** The retention settings, shown to the back office ('Durées de conservation'). */
+  retention: RetentionSettings;
   /** The time the services decide with (a request's expiry); tests move it. */
   now: () => Date;
 }
@@ -47,6 +51,7 @@ export function buildServices(deps: ServiceDeps) {
     invitations: { ...invitationsService(deps), ...invitationsRequesterService(deps) },
     organizations: organizationsService(deps),
     roles: rolesService(deps),
+    retention: retentionService(deps),
     audit: { ...auditService(deps), ...journalExportService(deps) },
   };
 }

@@ -3,11 +3,10 @@
 // between statements when the server stops. What each person underwent stays in the journal.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { BULK_ACTIONS_RETENTION_DAYS } from '../features/retention/retention.model.ts';
 import { purgeBulkActions } from '../features/users/users-bulk.service.ts';
 import { retentionJob } from './retention.ts';
 import type { ScheduledJob } from './runner.ts';
-
-export const BULK_ACTIONS_RETENTION_DAYS = 30;
 
 export function bulkActionsRetentionJob({ db, batchSize }: { db: Kysely<Database>; batchSize?: number }): ScheduledJob {
   return retentionJob({

@@ -856,6 +856,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the portal keeps and for how long
+         * @description Back office only ('Durées de conservation'). One item per kind of data, in this order: journal,
+         *     outbox, pendingRequests, bulkActionReports, exports, dormancyWarning, dormancyDeactivation,
+         *     dormancyDeletion, serverLogs. `days` is the period this server runs with (0: that step is off), null
+         *     when the portal keeps nothing of it (an export's file is sent as it is read; the server writes its logs
+         *     to its standard output and keeps none); `setting` names the environment variable that sets it, null when
+         *     the period is fixed in the code or there is none.
+         */
+        get: operations["getRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/audit/export": {
         parameters: {
             query?: never;
@@ -918,6 +943,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        RetentionTable: {
+            items: components["schemas"]["RetentionItem"][];
+        };
+        RetentionItem: {
+            /** @enum {string} */
+            kind: "journal" | "outbox" | "pendingRequests" | "bulkActionReports" | "exports" | "dormancyWarning" | "dormancyDeactivation" | "dormancyDeletion" | "serverLogs";
+            /** @description The period in days (0 - that step is off); null - the portal keeps none of it */
+            days: number | null;
+            /** @description The environment variable that sets the period; null - fixed in the code, or none */
+            setting: string | null;
+        };
         /** @description First name, last name or city (spec §5; letters-only rule checked by the server) */
         NameText: string;
         JobTitle: string;
@@ -2845,6 +2881,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Role"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The retention of each kind of data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionTable"];
                 };
             };
             401: components["responses"]["Unauthorized"];

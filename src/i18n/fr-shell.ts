@@ -13,6 +13,7 @@ export const frShell = {
       admin: 'Habilitation des administrateurs',
       users: 'Gestion des utilisateurs',
       journal: 'Journal des modifications',
+      retention: 'Durées de conservation',
       profile: 'Mon profil',
       signOut: 'Déconnexion',
       label: 'Navigation principale',
@@ -30,6 +31,8 @@ export const frShell = {
       personalData: 'Données personnelles',
       terms: "Conditions générales d'utilisation",
       cookies: 'Gestion des cookies',
+      /** RGAA's required mention (ACCESSIBILITY_COMPLIANCE). */
+      accessibility: (level: 'non' | 'partiellement' | 'totalement') => `Accessibilité : ${level} conforme`,
     },
     profile: {
       email: 'Adresse email',

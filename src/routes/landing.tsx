@@ -6,10 +6,12 @@ import { isSignedIn } from '../machines/session/session.selectors';
 import { LandingPage } from '../ui/landing-page';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { frShell as fr } from '../i18n/fr-shell';
+import { accessibilityLink } from '../lib/accessibility-link';
 
 function Landing() {
   const router = useRouter();
   const signedIn = useSession(isSignedIn);
+  const { config } = landingRoute.useRouteContext();
   useDocumentTitle(fr.landing.title);
   // The provider's sign-out comes back with ?state=…, which means nothing here.
   useEffect(() => {
@@ -20,6 +22,7 @@ function Landing() {
       signedIn={signedIn}
       onSignIn={() => void router.navigate({ to: '/authentication/sign-in' })}
       onOpenPortal={() => void router.navigate({ to: '/dashboard' })}
+      accessibility={accessibilityLink(config)}
     />
   );
 }

@@ -9,6 +9,8 @@ import { navigationFor } from '../domain/navigation';
 import { permissionsOf } from '../../rules/permissions';
 import { roleDisplayLabel } from '../../rules/roles';
 import { AppShell } from '../ui/app-shell';
+import { accessibilityLink } from '../lib/accessibility-link';
+import type { AppConfig } from '../app-config';
 import type { ProfileSummary } from '../ui/profile-panel';
 import { frShell as fr } from '../i18n/fr-shell';
 
@@ -24,13 +26,14 @@ function profileSummary(user: SessionProfile): ProfileSummary {
 // Issue 23: one's own data on request, in 'Mon profil'; loaded when the panel is first opened.
 const PersonalDataFlow = lazy(() => import('../features/personal-data/personal-data-flow'));
 
-function footerLinks(publicSiteUrl: string) {
-  const base = publicSiteUrl.endsWith('/') ? publicSiteUrl : `${publicSiteUrl}/`;
+function footerLinks(config: AppConfig) {
+  const base = config.publicSiteUrl.endsWith('/') ? config.publicSiteUrl : `${config.publicSiteUrl}/`;
   return [
     { label: fr.shell.footer.legal, href: `${base}mentions-legales` },
     { label: fr.shell.footer.personalData, href: `${base}donnees-personnelles` },
     { label: fr.shell.footer.terms, href: `${base}conditions-generales-utilisation` },
     { label: fr.shell.footer.cookies, href: `${base}gestion-des-cookies` },
+    accessibilityLink(config),
   ];
 }
 
@@ -58,7 +61,7 @@ function SignedInShell() {
       onNavigate={(href) => void router.navigate({ to: href })}
       greetingName={name}
       memberAreaUrl={config.memberAreaUrl}
-      footerLinks={footerLinks(config.publicSiteUrl)}
+      footerLinks={footerLinks(config)}
       notice={notice}
     >
       <Outlet />

@@ -8,6 +8,7 @@ const LABELS: Record<NavEntryId, string> = {
   admin: fr.shell.nav.admin,
   users: fr.shell.nav.users,
   journal: fr.shell.nav.journal,
+  retention: fr.shell.nav.retention,
   profile: fr.shell.nav.profile,
   signOut: fr.shell.nav.signOut,
 };
@@ -17,6 +18,7 @@ const ICONS: Record<NavEntryId, string> = {
   admin: 'M12 2 4 5v6c0 5 3.4 9.4 8 11 4.6-1.6 8-6 8-11V5z',
   users: 'M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zm-7 9c0-3.3 3.1-5 7-5s7 1.7 7 5m0-16.9a3.5 3.5 0 0 1 0 6.8M19 15.3c1.8.6 3 1.9 3 4.7',
   journal: 'M7 3h8l4 4v14H7zM15 3v4h4M10 11h6M10 15h6M10 19h3',
+  retention: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 7v5l3 3',
   profile: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm-7 9c0-3.9 3.1-6 7-6s7 2.1 7 6',
   signOut: 'M15 12H4m0 0 4-4m-4 4 4 4M14 4h6v16h-6',
 };

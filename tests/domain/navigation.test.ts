@@ -58,23 +58,24 @@ const memberWithOwnPermission: SessionUser = {
 };
 
 describe('navigationFor', () => {
-  it('gives a back-office user with every permission all the entries, in the order of spec §2', () => {
+  it("gives a back-office user with every permission all the entries, in the order of spec §2, then the journal and 'Durées de conservation'", () => {
     expect(navigationFor(backOfficeAll)).toEqual([
       { id: 'home', href: '/dashboard' },
       { id: 'admin', href: '/admin' },
       { id: 'users', href: '/utilisateurs' },
       { id: 'journal', href: '/journal' },
+      { id: 'retention', href: '/conservation' },
       { id: 'profile', href: null },
       { id: 'signOut', href: '/authentication/sign-out' },
     ]);
   });
 
   it('gives a back-office user with USER_LIST only the same entries', () => {
-    expect(navigationFor(backOfficeReader).map((e) => e.id)).toEqual(['home', 'admin', 'users', 'journal', 'profile', 'signOut']);
+    expect(navigationFor(backOfficeReader).map((e) => e.id)).toEqual(['home', 'admin', 'users', 'journal', 'retention', 'profile', 'signOut']);
   });
 
   it('keeps the administrators entry but drops the users entry for a back-office user without USER_LIST', () => {
-    expect(navigationFor(backOfficeWithout).map((e) => e.id)).toEqual(['home', 'admin', 'profile', 'signOut']);
+    expect(navigationFor(backOfficeWithout).map((e) => e.id)).toEqual(['home', 'admin', 'retention', 'profile', 'signOut']);
   });
 
   it('gives an organization administrator holding USER_LIST through a role the users entry but not the administrators entry', () => {
@@ -101,6 +102,6 @@ describe('navigationFor', () => {
 
   it("does not count a back-office user's organization roles toward USER_LIST", () => {
     const user: SessionUser = { ...backOfficeWithout, organizations: memberAdmin.organizations };
-    expect(navigationFor(user).map((e) => e.id)).toEqual(['home', 'admin', 'profile', 'signOut']);
+    expect(navigationFor(user).map((e) => e.id)).toEqual(['home', 'admin', 'retention', 'profile', 'signOut']);
   });
 });

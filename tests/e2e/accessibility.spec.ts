@@ -123,6 +123,17 @@ test('public pages: the local sign-in blank and refused, the return from it, the
   await checkScreen(page, 'the landing page after an inactive account', titled(APP));
 });
 
+test("issue 23's screens: the accessibility statement signed out, 'Durées de conservation' as the back office", async ({ page }) => {
+  await page.goto('/accessibilite');
+  await expect(page.getByRole('heading', { name: "Déclaration d'accessibilité", level: 1 })).toBeVisible();
+  await checkScreen(page, '/accessibilite signed out', titled("Déclaration d'accessibilité"));
+
+  await openDashboardAs(page, 'backoffice@portail.test');
+  await page.goto('/conservation');
+  await expect(page.getByRole('table', { name: 'Durées de conservation des données du portail' })).toBeVisible();
+  await checkScreen(page, '/conservation', titled('Durées de conservation'));
+});
+
 test('back office, users list: dashboard and sidebar, the list loading, loaded, its tooltip, menu, confirmations, toasts, a failure, empty', async ({ page }) => {
   await openDashboardAs(page, 'backoffice@portail.test');
   await checkScreen(page, '/dashboard', titled('Accueil'));

@@ -454,3 +454,30 @@ test('back office by keyboard: the whole creation wizard, from the users list to
   await expect(page.getByText('Utilisateur créé avec succès.').first()).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Gestion des utilisateurs', level: 1 })).toBeVisible();
 });
+
+test("by keyboard (issue 23): signed out, from the landing page's footer to the accessibility statement and back; the back office opens 'Durées de conservation' and reaches its table", async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Portail Habilitations', level: 1 })).toBeVisible();
+  const mention = page.getByRole('link', { name: 'Accessibilité : non conforme' });
+  await tabTo(page, mention);
+  await page.keyboard.press('Enter');
+  await page.waitForURL('**/accessibilite');
+  await expect(page.getByRole('heading', { name: "Déclaration d'accessibilité", level: 1 })).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Aller au contenu' })).toBeFocused();
+  const contact = page.getByRole('main').getByRole('link', { name: /@/ });
+  await tabTo(page, contact);
+  const home = page.getByRole('link', { name: "Retour à l'accueil" });
+  await tabTo(page, home, { backwards: true });
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Portail Habilitations', level: 1 })).toBeVisible();
+
+  await openDashboardAs(page, 'backoffice@portail.test');
+  await tabTo(page, page.getByRole('link', { name: 'Durées de conservation' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Durées de conservation', level: 1 })).toBeVisible();
+  // The table's frame takes the focus (it scrolls sideways on a narrow screen).
+  const frame = page.getByRole('region', { name: 'Tableau des durées de conservation, défilant horizontalement' });
+  await tabTo(page, frame);
+  await expect(frame.getByRole('table', { name: 'Durées de conservation des données du portail' })).toBeVisible();
+});

@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import { openDashboardAs, sidebar, signIn, signInAsInactive, signInToDashboard } from './fixtures';
 
 const personas = [
-  { email: 'backoffice@portail.test', entries: ['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Journal des modifications', 'Mon profil', 'Déconnexion'] },
-  { email: 'lecteur@portail.test', entries: ['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Journal des modifications', 'Mon profil', 'Déconnexion'] },
+  { email: 'backoffice@portail.test', entries: ['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Journal des modifications', 'Durées de conservation', 'Mon profil', 'Déconnexion'] },
+  { email: 'lecteur@portail.test', entries: ['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Journal des modifications', 'Durées de conservation', 'Mon profil', 'Déconnexion'] },
   { email: 'admin.clinique@portail.test', entries: ['Accueil', 'Gestion des utilisateurs', 'Journal des modifications', 'Mon profil', 'Déconnexion'] },
   { email: 'rh.clinique@portail.test', entries: ['Accueil', 'Mon profil', 'Déconnexion'] },
   { email: 'admin.ehpad@portail.test', entries: ['Accueil', 'Gestion des utilisateurs', 'Journal des modifications', 'Mon profil', 'Déconnexion'] },

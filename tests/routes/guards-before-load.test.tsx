@@ -2,7 +2,7 @@
 // in memory. With the session known, the router enforces the guard machine's decision in `beforeLoad` (no loader, no
 // list request for someone refused); on a first load nothing waits and the render-time guard decides.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { createActor, fromPromise } from 'xstate';
@@ -44,14 +44,20 @@ const memberAdmin: SessionProfile = {
   ],
 };
 
-const config = { memberAreaUrl: 'https://adherent.test', publicSiteUrl: 'https://public.test', support: { hours: '', phone: '', email: '' } } as unknown as AppConfig;
+const config = {
+  memberAreaUrl: 'https://adherent.test',
+  publicSiteUrl: 'https://public.test',
+  support: { hours: '', phone: '', email: '' },
+  accessibility: { compliance: 'non', statementUrl: null, contactEmail: 'accessibilite@exemple.test' },
+} as unknown as AppConfig;
 const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
 
 /** The app (its own router, in memory) on `path`: the profile comes when `profile` resolves (at once, or later for a first load). */
 function openApp(path: string, profile: Promise<SessionProfile> | (() => Promise<SessionProfile>)) {
   const server = fakeApi()
     .on('get', '/api/v2/invitations', () => ({ status: 200, body: { invitations: [], items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }))
-    .on('get', '/api/v2/users', () => ({ status: 200, body: { items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }));
+    .on('get', '/api/v2/users', () => ({ status: 200, body: { items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }))
+    .on('get', '/api/v2/retention', () => ({ status: 200, body: { items: [{ kind: 'journal', days: 400, setting: 'AUDIT_RETENTION_DAYS' }, { kind: 'dormancyDeletion', days: 0, setting: 'DORMANCY_DELETE_AFTER_DAYS' }, { kind: 'serverLogs', days: null, setting: null }] } }));
   const session = createActor(
     sessionMachine.provide({
       actors: {
@@ -79,7 +85,8 @@ function openApp(path: string, profile: Promise<SessionProfile> | (() => Promise
     </QueryClientProvider>,
   );
   const invitationRequests = () => server.calls.filter((c) => c.url.pathname === '/api/v2/invitations');
-  return { router, session, invitationRequests, pathname: () => router.state.location.pathname };
+  const retentionRequests = () => server.calls.filter((c) => c.url.pathname === '/api/v2/retention');
+  return { router, session, invitationRequests, retentionRequests, pathname: () => router.state.location.pathname };
 }
 
 /** The app on /dashboard with the session known (profile and permissions loaded). */
@@ -117,6 +124,28 @@ describe('guards before load, the session known', () => {
     // The screen took the loader's answer: one request.
     expect(app.invitationRequests()).toHaveLength(1);
     loader.mockRestore();
+  });
+});
+
+describe("'Durées de conservation' (/conservation, issue 23)", () => {
+  it('redirects an employer administrator to /dashboard before load: the table is never asked for', async () => {
+    const app = await signedIn(memberAdmin);
+    await app.router.navigate({ to: '/conservation' });
+    await waitFor(() => expect(app.pathname()).toBe('/dashboard'));
+    expect(app.retentionRequests()).toEqual([]);
+  });
+
+  it("shows the back office the server's settings in a table with its caption, a step set to 0 as 'Désactivé' and the logs as not kept", async () => {
+    const app = await signedIn(backOffice);
+    await app.router.navigate({ to: '/conservation' });
+    const table = await screen.findByRole('table', { name: 'Durées de conservation des données du portail' });
+    const rows = within(table).getAllByRole('row').slice(1).map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ['Journal des modifications (table audit_log) : qui a changé quoi, et quand', '400 jours', 'AUDIT_RETENTION_DAYS', 'Les entrées plus anciennes sont supprimées, toutes les heures.'],
+      ['Comptes sans connexion : suppression', 'Désactivé', 'DORMANCY_DELETE_AFTER_DAYS', 'Rien : cette étape est désactivée (réglage à 0).'],
+      ['Journaux techniques du serveur (requêtes, erreurs)', 'Non conservés par le portail', 'Aucun', expect.stringContaining("la plateforme d'hébergement")],
+    ]);
+    expect(app.retentionRequests()).toHaveLength(1);
   });
 });
 

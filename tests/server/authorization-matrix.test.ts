@@ -222,6 +222,8 @@ const MATRIX: Record<string, Row> = {
   // The journal: USER_LIST, each caller within their scope (authorization-cross-company.test.ts and journal.api.test.ts hold what each sees).
   listAuditEntries: { call: async () => ({ method: 'GET', url: '/api/v2/audit' }), expect: { ...same(200), 'rh.clinique': 403 } },
   exportAuditEntries: { call: async () => ({ method: 'GET', url: '/api/v2/audit/export' }), expect: { ...same(200), 'rh.clinique': 403 } },
+  // 'Durées de conservation' (issue 23): the back office only, its read-only accounts included.
+  getRetention: { call: async () => ({ method: 'GET', url: '/api/v2/retention' }), expect: backOfficeRead },
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];

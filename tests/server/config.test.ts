@@ -167,6 +167,31 @@ describe('readConfig in production', () => {
     }
   });
 
+  it("declares the accessibility 'non' conforme by default, the statement at the portal's own page and SUPPORT_EMAIL as its contact", () => {
+    expect(readConfig(b2c).accessibility).toEqual({ compliance: 'non', statementUrl: null, contactEmail: 'relation.adherents@example.fr' });
+  });
+
+  it('takes partiellement or totalement, an https statement URL and a contact mailbox when given', () => {
+    for (const compliance of ['non', 'partiellement', 'totalement']) expect(readConfig({ ...b2c, ACCESSIBILITY_COMPLIANCE: compliance }).accessibility.compliance).toBe(compliance);
+    const given = readConfig({ ...b2c, ACCESSIBILITY_STATEMENT_URL: 'https://www.example.fr/accessibilite', ACCESSIBILITY_CONTACT_EMAIL: ' accessibilite@example.fr ' });
+    expect(given.accessibility).toEqual({ compliance: 'non', statementUrl: 'https://www.example.fr/accessibilite', contactEmail: 'accessibilite@example.fr' });
+  });
+
+  it('refuses to start with another compliance level, saying partiellement and totalement need an RGAA audit', () => {
+    for (const value of ['conforme', 'Non', 'partielle', 'oui']) {
+      expect(() => readConfig({ ...b2c, ACCESSIBILITY_COMPLIANCE: value })).toThrow(
+        `ACCESSIBILITY_COMPLIANCE must be non, partiellement or totalement (got '${value}'); partiellement and totalement may only be declared after an RGAA audit`,
+      );
+    }
+  });
+
+  it('refuses a statement URL that is not https and a contact that is not an e-mail address', () => {
+    for (const value of ['http://www.example.fr/accessibilite', 'www.example.fr', 'javascript:alert(1)']) {
+      expect(() => readConfig({ ...b2c, ACCESSIBILITY_STATEMENT_URL: value })).toThrow(`ACCESSIBILITY_STATEMENT_URL must be an https URL (got '${value}')`);
+    }
+    expect(() => readConfig({ ...b2c, ACCESSIBILITY_CONTACT_EMAIL: 'accessibilite' })).toThrow("ACCESSIBILITY_CONTACT_EMAIL must be an e-mail address (got 'accessibilite')");
+  });
+
   it('listens on 0.0.0.0 by default', () => {
     const config = readConfig(b2c);
     expect(config.production).toBe(true);

@@ -83,14 +83,15 @@ function entryNames(): string[] {
 }
 
 describe('AppShell sidebar entries', () => {
-  it('shows a back-office user every entry: five links and the profile button', () => {
+  it('shows a back-office user every entry: six links and the profile button', () => {
     renderShell();
-    expect(entryNames()).toEqual(['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Journal des modifications', 'Mon profil', 'Déconnexion']);
+    expect(entryNames()).toEqual(['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Journal des modifications', 'Durées de conservation', 'Mon profil', 'Déconnexion']);
     const nav = navigation();
     expect(nav.getByRole('link', { name: 'Accueil' }).getAttribute('href')).toBe('/dashboard');
     expect(nav.getByRole('link', { name: 'Habilitation des administrateurs' }).getAttribute('href')).toBe('/admin');
     expect(nav.getByRole('link', { name: 'Gestion des utilisateurs' }).getAttribute('href')).toBe('/utilisateurs');
     expect(nav.getByRole('link', { name: 'Journal des modifications' }).getAttribute('href')).toBe('/journal');
+    expect(nav.getByRole('link', { name: 'Durées de conservation' }).getAttribute('href')).toBe('/conservation');
     expect(nav.getByRole('button', { name: 'Mon profil' })).toBeTruthy();
     expect(nav.getByRole('link', { name: 'Déconnexion' }).getAttribute('href')).toBe('/authentication/sign-out');
     expect(nav.queryByRole('link', { name: 'Mon profil' })).toBeNull();
@@ -128,6 +129,7 @@ describe('AppShell sidebar entries', () => {
     { name: 'Habilitation des administrateurs', href: '/admin' },
     { name: 'Gestion des utilisateurs', href: '/utilisateurs' },
     { name: 'Journal des modifications', href: '/journal' },
+    { name: 'Durées de conservation', href: '/conservation' },
     { name: 'Déconnexion', href: '/authentication/sign-out' },
   ])('calls onNavigate with $href when $name is clicked, and keeps the browser from following the link', ({ name, href }) => {
     const { onNavigate } = renderShell();
@@ -168,7 +170,7 @@ describe('AppShell collapsible sidebar', () => {
 
     await user.click(screen.getByRole('button', { name: 'Réduire le menu' }));
 
-    for (const name of ['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Journal des modifications', 'Déconnexion']) {
+    for (const name of ['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Journal des modifications', 'Durées de conservation', 'Déconnexion']) {
       const link = navigation().getByRole('link', { name });
       expect(within(link).getByText(name).classList.contains('sr-only')).toBe(true);
       expect(link.getAttribute('title')).toBe(name);
@@ -199,7 +201,7 @@ describe('AppShell on a narrow screen', () => {
     await user.click(menu);
     const drawer = await findDrawer();
     const nav = within(within(drawer).getByRole('navigation', { name: 'Navigation principale' }));
-    expect(nav.getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Journal des modifications', 'Mon profil', 'Déconnexion']);
+    expect(nav.getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Accueil', 'Habilitation des administrateurs', 'Gestion des utilisateurs', 'Journal des modifications', 'Durées de conservation', 'Mon profil', 'Déconnexion']);
     expect(nav.getByRole('link', { name: 'Accueil' }).getAttribute('aria-current')).toBe('page');
     expect(within(drawer).getByText('backoffice@portail.test')).toBeTruthy();
     // Focus is taken into the dialog.

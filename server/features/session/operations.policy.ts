@@ -4,6 +4,7 @@ import { requireActive } from '../../core/policy.ts';
 import { requireCanReadAudit } from '../audit/audit.policy.ts';
 import { requireCanCreateInvitations, requireCanDecideInvitation, requireCanListInvitations, requireCanReadInvitation } from '../invitations/invitations.policy.ts';
 import { requireCanListOrganizations } from '../organizations/organizations.policy.ts';
+import { requireCanReadRetention } from '../retention/retention.policy.ts';
 import { canHardDeleteUsers, requireCanChangeUsers, requireCanCreateUsers, requireCanExportPersonalData, requireCanListUsers, requireCanReadUser } from '../users/users.policy.ts';
 
 /**
@@ -70,6 +71,7 @@ export const OPERATION_REQUIREMENTS: Readonly<Record<string, (actor: Actor, call
   listRoles: open,
   listAuditEntries: requireCanReadAudit,
   exportAuditEntries: requireCanReadAudit,
+  getRetention: requireCanReadRetention,
 };
 
 /** 403 unless the actor may call this operation at all; an operation without a decision is refused (closed by default). */
