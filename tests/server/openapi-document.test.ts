@@ -16,6 +16,7 @@ const EXPECTED_OPERATION_IDS = [
   'createInvitation', 'approveInvitation', 'rejectInvitation', 'listMyInvitations', 'cancelInvitation', 'listOrganizations',
   'getOrganizationByCode', 'getOrganization', 'listRoles', 'listAuditEntries', 'exportAuditEntries',
   'resendUserInvitation', 'startUsersBulkAction', 'getUsersBulkAction', 'exportSelectedUsers',
+  'getWorkflowFigures', 'exportWorkflowFigures',
 ];
 
 type Json = Record<string, unknown>;
