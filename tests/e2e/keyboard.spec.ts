@@ -454,3 +454,21 @@ test('back office by keyboard: the whole creation wizard, from the users list to
   await expect(page.getByText('Utilisateur créé avec succès.').first()).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Gestion des utilisateurs', level: 1 })).toBeVisible();
 });
+
+test("back office by keyboard: /workflows, the request lifecycle's period changed from its select, then its figures saved as CSV", async ({ page }) => {
+  await openDashboardAs(page, 'backoffice@portail.test');
+  await page.goto('/workflows');
+  const section = page.getByRole('region', { name: "Cycle de vie d'une demande (serveur)" });
+  await expect(section.getByRole('table', { name: /^Transitions des 30 derniers jours/ })).toBeVisible();
+  const period = section.getByRole('combobox', { name: 'Période' });
+  await tabTo(page, period, { max: 120 });
+  await page.keyboard.press('ArrowDown');
+  await page.waitForURL(/[?&]days=90/);
+  await expect(section.getByRole('table', { name: /^Transitions des 90 derniers jours/ })).toBeVisible();
+  await expect(period).toBeFocused();
+  const csv = section.getByRole('button', { name: 'Télécharger les chiffres (CSV)' });
+  await tabTo(page, csv);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  expect(download.suggestedFilename()).toMatch(/^request-lifecycle-90j-\d{4}-\d{2}-\d{2}\.csv$/);
+  await expect(section.getByText(/Export terminé : 10 lignes\./)).toBeVisible();
+});
