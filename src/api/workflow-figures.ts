@@ -9,7 +9,7 @@ export type FiguresDays = WorkflowFigures['days'];
 
 export const workflowFiguresKeys = {
   all: ['workflow-figures'] as const,
-  of: (workflowId: FiguredWorkflowId, days: FiguresDays) => [...workflowFiguresKeys.all, workflowId, days] as const,
+  of: (workflowIds: readonly FiguredWorkflowId[], days: FiguresDays) => [...workflowFiguresKeys.all, workflowIds, days] as const,
 };
 
 /** GET /api/v2/workflows/{workflowId}/figures: the machine's states now and its transitions over the period, as the caller may see them. */
@@ -17,6 +17,11 @@ export function fetchWorkflowFigures(api: ApiClient, workflowId: FiguredWorkflow
   return unwrap(api.GET('/api/v2/workflows/{workflowId}/figures', { params: { path: { workflowId }, query: { days } } }), 'Failed to fetch the figures');
 }
 
-export function workflowFiguresQueryOptions(api: ApiClient, workflowId: FiguredWorkflowId, days: FiguresDays) {
-  return queryOptions({ queryKey: workflowFiguresKeys.of(workflowId, days), queryFn: () => fetchWorkflowFigures(api, workflowId, days), placeholderData: keepPreviousData });
+/** The figures of these machines over one period, in their order (one query: /workflows draws them together). */
+export function workflowFiguresQueryOptions(api: ApiClient, workflowIds: readonly FiguredWorkflowId[], days: FiguresDays) {
+  return queryOptions({
+    queryKey: workflowFiguresKeys.of(workflowIds, days),
+    queryFn: () => Promise.all(workflowIds.map((id) => fetchWorkflowFigures(api, id, days))),
+    placeholderData: keepPreviousData,
+  });
 }

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { createLazyRoute } from '@tanstack/react-router';
-import { useQueries } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { workflowFiguresQueryOptions, type FiguredWorkflowId } from '../api/workflow-figures';
 import { BACK_OFFICE_ONLY, Guarded } from '../features/session/guarded';
 import { downloadSvg, useMermaidCharts } from '../features/workflow-charts/use-mermaid-charts';
@@ -22,6 +22,7 @@ const WORKFLOWS = describeWorkflows();
 // The machines the server drives and counts (issue 24): their charts carry the figures of the period in the URL.
 const FIGURED = workflowCatalog.filter((entry) => entry.serverFigures);
 const FIGURED_IDS = new Set(FIGURED.map(workflowId));
+const FIGURED_API_IDS = FIGURED.map((entry) => workflowId(entry) as FiguredWorkflowId);
 const STATIC_CHARTS = WORKFLOWS.filter((workflow) => !FIGURED_IDS.has(workflow.id)).map((workflow) => ({ id: workflow.id, text: workflow.chart }));
 const SEPARATOR = '\u0001';
 const t = frWorkflows.figures;
@@ -31,9 +32,9 @@ function Workflows() {
   const { days } = Route.useSearch();
   const navigate = Route.useNavigate();
   useDocumentTitle(frWorkflows.title);
-  const figures = useQueries({ queries: FIGURED.map((entry) => workflowFiguresQueryOptions(api, workflowId(entry) as FiguredWorkflowId, days)) });
+  const figures = useQuery(workflowFiguresQueryOptions(api, FIGURED_API_IDS, days));
   // The charts of the figured machines are drawn again only when their text changes (new figures).
-  const texts = FIGURED.map((entry, i) => machineToMermaid(entry.machine, figures[i]?.data ? chartFigures(figures[i].data) : undefined)).join(SEPARATOR);
+  const texts = FIGURED.map((entry, i) => machineToMermaid(entry.machine, figures.data?.[i] ? chartFigures(figures.data[i]) : undefined)).join(SEPARATOR);
   const figuredCharts = useMemo(() => texts.split(SEPARATOR).map((text, i) => ({ id: workflowId(FIGURED[i]!), text })), [texts]);
   const charts = { ...useMermaidCharts(STATIC_CHARTS), ...useMermaidCharts(figuredCharts) };
   const download = (id: string) => {
@@ -43,11 +44,11 @@ function Workflows() {
   const panels = Object.fromEntries(
     FIGURED.map((entry, i) => {
       const id = workflowId(entry);
-      const query = figures[i]!;
-      const view: FiguresView = query.data
-        ? { status: 'ready', tables: figuresTables(entry, query.data) }
-        : query.error
-          ? { status: 'failed', message: query.error.message }
+      const data = figures.data?.[i];
+      const view: FiguresView = data
+        ? { status: 'ready', tables: figuresTables(entry, data) }
+        : figures.error
+          ? { status: 'failed', message: figures.error.message }
           : { status: 'loading' };
       const exportControl = (
         <Suspense fallback={null}>
