@@ -57,6 +57,10 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
     read('invitations-pending', 'Pending invitations list', BACK_OFFICE, [`/api/v2/invitations?status=pending&${PAGE}`]),
     read('invitation-detail', 'Invitation detail', BACK_OFFICE, data.invitationIds.map((id) => `/api/v2/invitations/${id}`)),
     read('user-full-details', 'User full details', BACK_OFFICE, data.userIds.map((id) => `/api/v2/users/${id}/full-details`)),
+    // Issue 24: the request lifecycle's figures of the longest period, as the back office (every request) and as an
+    // organization admin ('Mes demandes').
+    read('workflow-figures-90', "The request lifecycle's figures, 90 days", BACK_OFFICE, ['/api/v2/workflows/request-lifecycle/figures?days=90']),
+    read('workflow-figures-90-scoped', "An organization admin's request figures, 90 days", ORGANIZATION_ADMIN, ['/api/v2/workflows/request-lifecycle/figures?days=90']),
     ...journalScenarios(data),
     { name: 'invitation-approve', title: 'Approve an invitation', kind: 'write', as: BACK_OFFICE, variants: data.approveIds.map((id) => ({ method: 'POST', path: `/api/v2/invitations/${id}/approve` })) },
     {

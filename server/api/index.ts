@@ -11,6 +11,7 @@ import { retentionHandlers } from './retention.ts';
 import { rolesHandlers } from './roles.ts';
 import { usersHandlers } from './users.ts';
 import { usersBulkHandlers } from './users-bulk.ts';
+import { workflowsHandlers } from './workflows.ts';
 
 /** A body of a type the API does not take: answered 415 by the error handler, as Fastify's own refusal. */
 class FastifyContentTypeRefusal extends Error {
@@ -31,6 +32,7 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     ...retentionHandlers(services),
     ...auditHandlers(services),
     ...invitationsHandlers(services),
+    ...workflowsHandlers(services),
   };
   const document = loadApiDocument();
   // The contract's CSV answers (the exports) make the glue look for a CSV body parser: the API takes no CSV in,

@@ -19,6 +19,7 @@ import { rolesService } from './roles/roles.service.ts';
 import { sessionService } from './session/session.service.ts';
 import { usersBulkService } from './users/users-bulk.service.ts';
 import { usersService } from './users/users.service.ts';
+import { workflowFiguresService } from './workflows/workflow-figures.service.ts';
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -53,6 +54,7 @@ export function buildServices(deps: ServiceDeps) {
     roles: rolesService(deps),
     retention: retentionService(deps),
     audit: { ...auditService(deps), ...journalExportService(deps) },
+    workflows: workflowFiguresService(deps),
   };
 }
 

@@ -1,7 +1,7 @@
 // The CSV exports: the answer's body as a stream (the caller reads it as it arrives) and the file's name.
 import { fileNameFromDisposition } from '../domain/csv-download';
 import { ApiFailure, type ApiClient, type ErrorBody } from './client';
-import type { operations } from './schema.gen';
+import type { components, operations } from './schema.gen';
 
 export type UsersExportQuery = NonNullable<operations['exportUsers']['parameters']['query']>;
 
@@ -37,4 +37,12 @@ export function openAuditExport(api: ApiClient, query: AuditExportQuery, signal:
 /** POST /api/v2/users/export: exactly the users chosen (a selection of the list), as a CSV file, streamed. */
 export function openSelectedUsersExport(api: ApiClient, userIds: string[], signal: AbortSignal): Promise<CsvFileStream> {
   return csvStream(api.POST('/api/v2/users/export', { body: { userIds }, parseAs: 'stream', signal }), 'utilisateurs.csv');
+}
+
+export type WorkflowFiguresExportQuery = { workflowId: components['parameters']['WorkflowId']; days: 7 | 30 | 90 };
+
+/** GET /api/v2/workflows/{workflowId}/figures/export: a machine's figures of a period as a CSV file. */
+export function openWorkflowFiguresExport(api: ApiClient, query: WorkflowFiguresExportQuery, signal: AbortSignal): Promise<CsvFileStream> {
+  const { workflowId, days } = query;
+  return csvStream(api.GET('/api/v2/workflows/{workflowId}/figures/export', { params: { path: { workflowId }, query: { days } }, parseAs: 'stream', signal }), `${workflowId}.csv`);
 }

@@ -939,6 +939,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workflows/{workflowId}/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The work flowing through a server-side lifecycle machine
+         * @description The figures drawn on the machine's chart in /workflows (issue 24), computed from the data: for each state of the
+         *     machine, how many items are in it now; how many entered the machine during the period (`started`: the arrow from
+         *     the start); for each transition of the machine, how many items took it during the period and the median time
+         *     they had spent in its source state before it (`medianSeconds`, whole seconds; null when none took it).
+         *     The period is the last `days` days before the answer (`from` inclusive, `to` exclusive).
+         *     request-lifecycle: the requests (invitations) by status; a move is dated by the request's `processed_at` (the
+         *     decision, the cancellation, or the expiry: the request's creation plus the period then in force, whenever the
+         *     job marked it), written in the move's transaction with its journal entry; the time in `pending` is
+         *     `processed_at - created_at`.
+         *     Scope, as the policy decides: the back office sees every request; a person holding USER_CREATE in an organization
+         *     (an employer administrator) sees the requests of 'Mes demandes' (listMyInvitations): those they made, on the
+         *     organizations where they still hold USER_CREATE; anyone else 403.
+         */
+        get: operations["getWorkflowFigures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workflows/{workflowId}/figures/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The figures of a lifecycle machine as a CSV file
+         * @description Same rights, scope and period as getWorkflowFigures, in the journal export's format (exportAuditEntries: UTF-8
+         *     with a byte-order mark, ';' between fields, CRLF line ends, a header row of French column names, no cell a
+         *     spreadsheet would run as a formula). Columns: Type (État, Entrée or Transition); De; Vers; Événement; Nombre;
+         *     Durée médiane (secondes); Période (jours). One line per state (its count now), one for the entries of the
+         *     period, one per transition. Aggregates only, no personal data: not journaled.
+         */
+        get: operations["exportWorkflowFigures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1111,6 +1166,41 @@ export interface components {
             status: "PENDING" | "SENT" | "FAILED";
             /** @description The text sent, each link replaced by '[lien retiré]' */
             body: string;
+        };
+        WorkflowFigures: {
+            workflowId: string;
+            /** @enum {integer} */
+            days: 7 | 30 | 90;
+            /**
+             * Format: date-time
+             * @description The period's start (inclusive)
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The period's end (exclusive), the moment of the answer
+             */
+            to: string;
+            /** @description How many items entered the machine (its initial state) during the period */
+            started: number;
+            states: components["schemas"]["WorkflowStateFigure"][];
+            transitions: components["schemas"]["WorkflowTransitionFigure"][];
+        };
+        WorkflowStateFigure: {
+            /** @description The state's path in the machine (pending, approved…) */
+            state: string;
+            /** @description How many items are in it now */
+            count: number;
+        };
+        WorkflowTransitionFigure: {
+            from: string;
+            to: string;
+            /** @description The machine's event (request.approve…) */
+            event: string;
+            /** @description How many items took it during the period */
+            count: number;
+            /** @description The median time spent in `from` before it, in whole seconds (null when none took it) */
+            medianSeconds: number | null;
         };
         ErrorBody: {
             /**
@@ -1820,6 +1910,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description A lifecycle machine the server drives (its id, as /workflows shows it) */
+        WorkflowId: "request-lifecycle";
+        /** @description The period, in days before now (default 30) */
+        FiguresDays: 7 | 30 | 90;
         UserId: string;
         /** @description json (default) or html */
         PersonalDataFormat: "json" | "html";
@@ -2986,6 +3080,70 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkflowFigures: {
+        parameters: {
+            query?: {
+                /** @description The period, in days before now (default 30) */
+                days?: components["parameters"]["FiguresDays"];
+            };
+            header?: never;
+            path: {
+                /** @description A lifecycle machine the server drives (its id, as /workflows shows it) */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures of the period */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowFigures"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportWorkflowFigures: {
+        parameters: {
+            query?: {
+                /** @description The period, in days before now (default 30) */
+                days?: components["parameters"]["FiguresDays"];
+            };
+            header?: never;
+            path: {
+                /** @description A lifecycle machine the server drives (its id, as /workflows shows it) */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    /** @description attachment; filename="{workflowId}-{days}j-{YYYY-MM-DD}.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

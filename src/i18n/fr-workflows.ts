@@ -22,4 +22,24 @@ export const frWorkflows = {
   eventsTable: 'Événements',
   columns: { state: 'État', event: 'Événement', id: 'Identifiant', nature: 'Nature', actor: 'Acteur invoqué', transitions: 'Transitions' },
   missing: '—',
+  /** Issue 24: the figures of the server's lifecycle machines, drawn on their charts and in a table. */
+  figures: {
+    period: 'Période',
+    periodOption: (days: number) => `${days} derniers jours`,
+    loading: 'Chargement des chiffres...',
+    failed: (message: string) => `Les chiffres n'ont pas pu être chargés : ${message}`,
+    statesCaption: (title: string) => `Nombre actuel par état : ${title}`,
+    transitionsCaption: (title: string, days: number) => `Transitions des ${days} derniers jours : ${title}`,
+    /** Under the transitions' caption: what the median measures. */
+    medianNote: 'Durée médiane : le temps passé dans l’état de départ avant la transition.',
+    columns: { state: 'État', count: 'Nombre', transition: 'Transition', event: 'Événement', median: 'Durée médiane' },
+    start: 'Entrée (création)',
+    none: '—',
+    exportCsv: 'Télécharger les chiffres (CSV)',
+    exportDescription: (title: string, days: number) => `Les chiffres de « ${title} » sur ${days} jours au format CSV (Excel, LibreOffice)`,
+    /** On the chart: a state's count now, an arrow's count over the period and its median. */
+    stateNow: (count: number) => `${count.toLocaleString('fr-FR')} actuellement`,
+    arrowCount: (count: number, days: number) => `${count.toLocaleString('fr-FR')} en ${days} j`,
+    arrowMedian: (duration: string) => `médiane ${duration}`,
+  },
 } as const;

@@ -28,6 +28,7 @@ export const requestLifecycle: WorkflowEntry = {
     'request.expire': 'Délai écoulé (tâche planifiée du portail)',
   },
   actors: {},
+  serverFigures: true,
 };
 
 export const requestCancellation: WorkflowEntry = {

@@ -20,6 +20,11 @@ export interface WorkflowEntry {
   states: Record<string, string>;
   events: Record<string, string>;
   actors: Record<string, string>;
+  /**
+   * A lifecycle machine the server drives and counts (issue 24): /workflows draws its figures on its chart, from
+   * GET /api/v2/workflows/{id}/figures (the server's figures source of the same id).
+   */
+  serverFigures?: boolean;
 }
 
 /** The model-based test numbers of one machine, as `npm run charts` measured them. */

@@ -1,6 +1,7 @@
 // The Mermaid stateDiagram-v2 of an XState v5 machine, written from its definition: never drawn by hand.
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { guardText, invokedSources, ownTransitions, stateNodes, targetsOf, triggerOf } from './transitions';
+import { guardText, invokedSources, ownTransitions, statePath, stateNodes, targetsOf, triggerOf } from './transitions';
+import type { ChartFigures } from './figures-annotation';
 
 // Words of the stateDiagram grammar that cannot name a state.
 const RESERVED = new Set(['state', 'note', 'end', 'direction', 'class', 'classDef', 'style', 'as', 'click', 'left', 'right', 'of']);
@@ -53,16 +54,20 @@ function stateLabel(node: AnyStateNode): string {
  * labelled with its event (`always`, `after N ms`, `done <invoke id>`, `error <invoke id>`) and guard by
  * name, invoked actors by src, history states as `key (H)`. Transitions of the machine itself start
  * from an `(any state)` node; a transition without target loops on its source.
+ * With `figures` (issue 24: a lifecycle machine the server drives), each state's figure follows its name, each arrow's
+ * its label, and the start's arrow gets its own label.
  */
-export function machineToMermaid(machine: AnyStateMachine): string {
+export function machineToMermaid(machine: AnyStateMachine, figures?: ChartFigures): string {
   const { idOf, anyStateId } = mermaidIds(machine);
   const arrows = new Map<AnyStateNode, string[]>();
   for (const node of stateNodes(machine)) {
     for (const transition of ownTransitions(node)) {
       const guard = guardText(transition.guard);
-      const label = escapeText(`${triggerOf(transition).label}${guard ? ` [${guard}]` : ''}`);
+      const text = `${triggerOf(transition).label}${guard ? ` [${guard}]` : ''}`;
       for (const target of targetsOf(transition)) {
         const block = node === machine.root ? machine.root : blockOf(node, target);
+        const figure = figures?.arrow(statePath(node), statePath(target), transition.eventType);
+        const label = escapeText(figure ? `${text} · ${figure}` : text);
         arrows.set(block, [...(arrows.get(block) ?? []), `${idOf(node)} --> ${idOf(target)}: ${label}`]);
       }
     }
@@ -71,14 +76,19 @@ export function machineToMermaid(machine: AnyStateMachine): string {
   const lines = ['stateDiagram-v2'];
   const emit = (parent: AnyStateNode, depth: number) => {
     const pad = '  '.repeat(depth);
-    if (parent.type === 'compound' && parent.initial?.target.length) lines.push(`${pad}[*] --> ${idOf(parent.initial.target[0]!)}`);
+    if (parent.type === 'compound' && parent.initial?.target.length) {
+      const start = parent === machine.root && figures?.start ? `: ${escapeText(figures.start)}` : '';
+      lines.push(`${pad}[*] --> ${idOf(parent.initial.target[0]!)}${start}`);
+    }
     if (parent === machine.root && ownTransitions(parent).length) lines.push(`${pad}state "(any state)" as ${anyStateId}`);
     const children = Object.values(parent.states) as AnyStateNode[];
     children.forEach((child, index) => {
       // Mermaid separates regions only inside a composite state; a parallel machine's regions just sit side by side.
       if (parent.type === 'parallel' && parent !== machine.root && index > 0) lines.push(`${pad}--`);
       const id = idOf(child);
-      const label = stateLabel(child);
+      // A note of its own (`id : text`) would replace the state's name in the drawing: the figure follows the name.
+      const note = figures?.states[statePath(child)];
+      const label = note ? `${stateLabel(child)} · ${note}` : stateLabel(child);
       const declared = label === id ? id : `state "${escapeText(label)}" as ${id}`;
       if (child.type === 'compound' || child.type === 'parallel') {
         lines.push(`${pad}${label === id ? `state ${id}` : declared} {`);

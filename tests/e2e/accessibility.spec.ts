@@ -363,6 +363,10 @@ test('back office: the chooser, assign-existing, the developer pages', async ({ 
 
   await page.goto('/workflows');
   await expect(page.getByRole('region', { name: 'Session et connexion' }).locator('svg').first()).toBeVisible();
+  // Issue 24: the request lifecycle's figures, on its chart and in the tables beside it.
+  const lifecycle = page.getByRole('region', { name: "Cycle de vie d'une demande (serveur)" });
+  await expect(lifecycle.getByRole('table', { name: /^Transitions des 30 derniers jours/ })).toBeVisible();
+  await expect(lifecycle.getByRole('img').locator('svg')).toContainText('actuellement');
   await checkScreen(page, '/workflows', titled('Workflows'));
 });
 

@@ -481,3 +481,21 @@ test("by keyboard (issue 23): signed out, from the landing page's footer to the 
   await tabTo(page, frame);
   await expect(frame.getByRole('table', { name: 'Durées de conservation des données du portail' })).toBeVisible();
 });
+
+test("back office by keyboard: /workflows, the request lifecycle's period changed from its select, then its figures saved as CSV", async ({ page }) => {
+  await openDashboardAs(page, 'backoffice@portail.test');
+  await page.goto('/workflows');
+  const section = page.getByRole('region', { name: "Cycle de vie d'une demande (serveur)" });
+  await expect(section.getByRole('table', { name: /^Transitions des 30 derniers jours/ })).toBeVisible();
+  const period = section.getByRole('combobox', { name: 'Période' });
+  await tabTo(page, period, { max: 120 });
+  await page.keyboard.press('ArrowDown');
+  await page.waitForURL(/[?&]days=90/);
+  await expect(section.getByRole('table', { name: /^Transitions des 90 derniers jours/ })).toBeVisible();
+  await expect(period).toBeFocused();
+  const csv = section.getByRole('button', { name: 'Télécharger les chiffres (CSV)' });
+  await tabTo(page, csv);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  expect(download.suggestedFilename()).toMatch(/^request-lifecycle-90j-\d{4}-\d{2}-\d{2}\.csv$/);
+  await expect(section.getByText(/Export terminé : 10 lignes\./)).toBeVisible();
+});

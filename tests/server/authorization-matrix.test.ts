@@ -224,6 +224,10 @@ const MATRIX: Record<string, Row> = {
   exportAuditEntries: { call: async () => ({ method: 'GET', url: '/api/v2/audit/export' }), expect: { ...same(200), 'rh.clinique': 403 } },
   // 'Durées de conservation' (issue 23): the back office only, its read-only accounts included.
   getRetention: { call: async () => ({ method: 'GET', url: '/api/v2/retention' }), expect: backOfficeRead },
+  // Issue 24: the back office reads every request's figures (lecteur and bureau.role too, as the invitations list); a person
+  // holding USER_CREATE those of 'Mes demandes' (workflow-figures.api.test.ts holds what each sees); anyone else 403.
+  getWorkflowFigures: { call: async () => ({ method: 'GET', url: '/api/v2/workflows/request-lifecycle/figures?days=90' }), expect: { ...same(200), 'rh.clinique': 403 } },
+  exportWorkflowFigures: { call: async () => ({ method: 'GET', url: '/api/v2/workflows/request-lifecycle/figures/export?days=7' }), expect: { ...same(200), 'rh.clinique': 403 } },
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];

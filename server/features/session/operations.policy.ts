@@ -5,6 +5,7 @@ import { requireCanReadAudit } from '../audit/audit.policy.ts';
 import { requireCanCreateInvitations, requireCanDecideInvitation, requireCanListInvitations, requireCanReadInvitation } from '../invitations/invitations.policy.ts';
 import { requireCanListOrganizations } from '../organizations/organizations.policy.ts';
 import { requireCanReadRetention } from '../retention/retention.policy.ts';
+import { requireCanReadWorkflowFigures } from '../workflows/workflow-figures.policy.ts';
 import { canHardDeleteUsers, requireCanChangeUsers, requireCanCreateUsers, requireCanExportPersonalData, requireCanListUsers, requireCanReadUser } from '../users/users.policy.ts';
 
 /**
@@ -72,6 +73,9 @@ export const OPERATION_REQUIREMENTS: Readonly<Record<string, (actor: Actor, call
   listAuditEntries: requireCanReadAudit,
   exportAuditEntries: requireCanReadAudit,
   getRetention: requireCanReadRetention,
+  // The back office, or a person holding USER_CREATE (their own requests); the service applies the scope.
+  getWorkflowFigures: requireCanReadWorkflowFigures,
+  exportWorkflowFigures: requireCanReadWorkflowFigures,
 };
 
 /** 403 unless the actor may call this operation at all; an operation without a decision is refused (closed by default). */

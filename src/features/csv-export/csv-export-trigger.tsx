@@ -3,20 +3,21 @@
 import { useState, type ComponentType } from 'react';
 import type { OpenCsvExport } from '../../machines/csv-export/csv-export.actors';
 import type { CsvExportQuery } from '../../machines/csv-export/csv-export.machine';
-import { CsvExportControl } from '../../ui/csv-export/csv-export-control';
+import { CsvExportControl, type CsvExportLabels } from '../../ui/csv-export/csv-export-control';
 
-type Flow = ComponentType<{ open: OpenCsvExport; query: CsvExportQuery; selection?: boolean }>;
+type Flow = ComponentType<{ open: OpenCsvExport; query: CsvExportQuery; selection?: boolean; labels?: CsvExportLabels }>;
 
-export function CsvExportTrigger({ open, query, selection }: { open: OpenCsvExport; query: CsvExportQuery; selection?: boolean }) {
+export function CsvExportTrigger({ open, query, selection, labels }: { open: OpenCsvExport; query: CsvExportQuery; selection?: boolean; labels?: CsvExportLabels }) {
   const [flow, setFlow] = useState<{ Flow: Flow } | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
-  if (flow) return <flow.Flow open={open} query={query} selection={selection} />;
+  if (flow) return <flow.Flow open={open} query={query} selection={selection} labels={labels} />;
   return (
     <CsvExportControl
       phase={loadFailed ? 'failed' : 'idle'}
       rows={0}
       failure={loadFailed ? { status: 0, message: null } : null}
       selection={selection}
+      labels={labels}
       onStart={() =>
         void import('./csv-export-flow').then(
           (m) => setFlow({ Flow: m.CsvExportFlow }),

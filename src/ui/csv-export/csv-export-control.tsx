@@ -15,6 +15,13 @@ export interface CsvExportControlProps {
   focusOnMount?: boolean;
   /** The selection's export rather than the filtered list's (issue 22). */
   selection?: boolean;
+  /** The button's text and title when the file is not a list's (issue 24: a chart's figures). */
+  labels?: CsvExportLabels;
+}
+
+export interface CsvExportLabels {
+  button: string;
+  description: string;
 }
 
 function statusText({ phase, rows, failure }: Pick<CsvExportControlProps, 'phase' | 'rows' | 'failure'>): string {
@@ -38,14 +45,14 @@ export function CsvExportControl(props: CsvExportControlProps) {
       <button
         ref={button}
         type="button"
-        title={props.selection ? t.exportSelectionDescription : t.exportDescription}
+        title={props.labels?.description ?? (props.selection ? t.exportSelectionDescription : t.exportDescription)}
         // Not disabled while busy: the focus stays on it (a second press is ignored).
         aria-disabled={busy}
         onClick={() => !busy && props.onStart()}
         // In the selection's toolbar, the size of its other actions.
         className={`rounded-lg border border-slate-300 bg-white font-semibold text-slate-800 hover:bg-slate-50 aria-disabled:cursor-progress aria-disabled:opacity-70 ${props.selection ? 'px-3 py-2 text-sm' : 'px-4 py-2'}`}
       >
-        {props.selection ? t.exportSelection : t.exportCsv}
+        {props.labels?.button ?? (props.selection ? t.exportSelection : t.exportCsv)}
       </button>
       {busy && (
         <button

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { frWorkflows } from '../../i18n/fr-workflows';
 import { WorkflowTables, type WorkflowTablesView } from './workflow-tables';
 
@@ -15,7 +16,8 @@ export interface WorkflowView {
 /** The chart of one machine as Mermaid drew it (lazily: loading first), or why it could not be drawn. */
 export type ChartView = { status: 'loading' } | { status: 'ready'; svg: string } | { status: 'failed'; message: string };
 
-export function WorkflowSection({ workflow, chart, onDownload }: { workflow: WorkflowView; chart: ChartView; onDownload: () => void }) {
+/** `figures`: for a machine the server drives (issue 24), its figures beside the chart (which carries them too). */
+export function WorkflowSection({ workflow, chart, onDownload, figures }: { workflow: WorkflowView; chart: ChartView; onDownload: () => void; figures?: ReactNode }) {
   const { id, title, coverage } = workflow;
   const headingId = `workflow-${id}-title`;
   return (
@@ -53,11 +55,14 @@ export function WorkflowSection({ workflow, chart, onDownload }: { workflow: Wor
         <dt className="font-medium text-slate-600">{t.tests}</dt>
         <dd>{coverage ? t.coverage(coverage.paths, t.ratio(coverage.states.reached, coverage.states.total), t.ratio(coverage.transitions.taken, coverage.transitions.total)) : t.noModel}</dd>
       </dl>
-      <figure className="overflow-x-auto rounded-lg border border-slate-100 bg-slate-50 p-3">
-        {chart.status === 'ready' && <div role="img" aria-label={t.chartLabel(title)} className="[&_svg]:mx-auto" dangerouslySetInnerHTML={{ __html: chart.svg }} />}
-        {chart.status === 'loading' && <p className="text-slate-600">{t.chartLoading}</p>}
-        {chart.status === 'failed' && <p role="alert" className="text-red-800">{t.chartFailed(chart.message)}</p>}
-      </figure>
+      <div className={figures ? 'grid gap-4 xl:grid-cols-2' : undefined}>
+        <figure className="overflow-x-auto rounded-lg border border-slate-100 bg-slate-50 p-3">
+          {chart.status === 'ready' && <div role="img" aria-label={t.chartLabel(title)} className="[&_svg]:mx-auto" dangerouslySetInnerHTML={{ __html: chart.svg }} />}
+          {chart.status === 'loading' && <p className="text-slate-600">{t.chartLoading}</p>}
+          {chart.status === 'failed' && <p role="alert" className="text-red-800">{t.chartFailed(chart.message)}</p>}
+        </figure>
+        {figures}
+      </div>
       <WorkflowTables title={title} tables={workflow.tables} />
     </section>
   );

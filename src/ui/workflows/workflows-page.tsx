@@ -1,10 +1,22 @@
+import type { ReactNode } from 'react';
 import { frWorkflows } from '../../i18n/fr-workflows';
 import { WorkflowSection, type ChartView, type WorkflowView } from './workflow-section';
 
 const t = frWorkflows;
 
 /** /workflows: every machine of the portal, its chart, its tables and its model-based test numbers. */
-export function WorkflowsPage({ workflows, charts, onDownload }: { workflows: WorkflowView[]; charts: Record<string, ChartView>; onDownload: (id: string) => void }) {
+export function WorkflowsPage({
+  workflows,
+  charts,
+  onDownload,
+  figures = {},
+}: {
+  workflows: WorkflowView[];
+  charts: Record<string, ChartView>;
+  onDownload: (id: string) => void;
+  /** Issue 24: the figures beside the charts of the machines the server drives, by machine id. */
+  figures?: Readonly<Record<string, ReactNode>>;
+}) {
   return (
     <div className="space-y-6">
       <div>
@@ -23,7 +35,7 @@ export function WorkflowsPage({ workflows, charts, onDownload }: { workflows: Wo
         </ul>
       </nav>
       {workflows.map((workflow) => (
-        <WorkflowSection key={workflow.id} workflow={workflow} chart={charts[workflow.id] ?? { status: 'loading' }} onDownload={() => onDownload(workflow.id)} />
+        <WorkflowSection key={workflow.id} workflow={workflow} chart={charts[workflow.id] ?? { status: 'loading' }} onDownload={() => onDownload(workflow.id)} figures={figures[workflow.id]} />
       ))}
     </div>
   );

@@ -1,0 +1,79 @@
+// The figures of the lifecycle machines the server drives (issue 24): GET /workflows/{id}/figures and its CSV file.
+// Each machine has a figures source, which reads its numbers from the data within the caller's scope; the model lays
+// them on the machine's states and arrows. Adding a machine (the account lifecycle) is adding a source to SOURCES.
+import type { Kysely } from 'kysely';
+import type { AnyStateMachine } from 'xstate';
+import { requestLifecycleMachine } from '../../../rules/request-lifecycle.machine.ts';
+import type { Actor } from '../../core/actor.ts';
+import { invalid } from '../../core/errors.ts';
+import type { Database } from '../../db/schema.ts';
+import { csvAttachment, csvHead, csvRows } from '../exports/csv.model.ts';
+import type { CsvDownload } from '../exports/exports.service.ts';
+import type { ServiceDeps } from '../services.ts';
+import { INVITATION_STATUSES } from '../invitations/invitations.repository.ts';
+import { readRequestFigures } from './request-figures.repository.ts';
+import {
+  assembleFigures,
+  figuresCsvRows,
+  figuresPeriodOf,
+  FIGURES_CSV_COLUMNS,
+  FIGURES_MESSAGES,
+  machineShape,
+  type FiguresPeriod,
+  type SourceFigures,
+  type WorkflowFigures,
+} from './workflow-figures.model.ts';
+import { figuresScopeFor, type FiguresScope } from './workflow-figures.policy.ts';
+
+/** A machine whose figures the server computes, and how it reads them from the data. */
+export interface FiguresSource {
+  machine: AnyStateMachine;
+  read(db: Kysely<Database>, scope: FiguresScope, period: FiguresPeriod): Promise<SourceFigures>;
+}
+
+/** The requests: a status is the state of the same name; every move leaves PENDING. */
+const MOVED = INVITATION_STATUSES.filter((status) => status !== 'PENDING');
+const requestFigures: FiguresSource = {
+  machine: requestLifecycleMachine,
+  async read(db, scope, period) {
+    const rows = await readRequestFigures(db, scope, MOVED, period.from, period.to);
+    const stateOf = (status: string | null) => (status ?? '').toLowerCase();
+    return {
+      states: Object.fromEntries(rows.filter((r) => r.kind === 'state').map((r) => [stateOf(r.status), r.n])),
+      started: rows.find((r) => r.kind === 'started')?.n ?? 0,
+      moves: rows.filter((r) => r.kind === 'move').map((r) => ({ from: 'pending', to: stateOf(r.status), count: r.n, medianSeconds: r.median })),
+    };
+  },
+};
+
+export const FIGURES_SOURCES: Readonly<Record<string, FiguresSource>> = {
+  'request-lifecycle': requestFigures,
+};
+
+export function workflowFiguresService(deps: ServiceDeps) {
+  const sourceOf = (workflowId: string) => {
+    const source = Object.hasOwn(FIGURES_SOURCES, workflowId) ? FIGURES_SOURCES[workflowId] : undefined;
+    if (!source) throw invalid([{ field: 'params.workflowId', message: FIGURES_MESSAGES.unknownWorkflow(workflowId) }]);
+    return source;
+  };
+  const figures = async (actor: Actor, workflowId: string, days: number | undefined): Promise<WorkflowFigures> => {
+    const scope = figuresScopeFor(actor);
+    const source = sourceOf(workflowId);
+    const period = figuresPeriodOf(days, deps.now());
+    return assembleFigures(workflowId, source.machine, period, await source.read(deps.db, scope, period));
+  };
+
+  return {
+    /** GET /workflows/{id}/figures: the machine's states now and its transitions over the period, within the caller's scope. */
+    figures,
+
+    /** GET /workflows/{id}/figures/export: the same figures as a CSV file (the journal export's format); not journaled (no personal data). */
+    async figuresCsv(actor: Actor, workflowId: string, days: number | undefined): Promise<CsvDownload> {
+      const answer = await figures(actor, workflowId, days);
+      const { initial } = machineShape(sourceOf(workflowId).machine);
+      const { fileName, contentDisposition } = csvAttachment(`${workflowId}-${answer.days}j`, new Date(answer.to));
+      const text = csvHead(FIGURES_CSV_COLUMNS) + csvRows(FIGURES_CSV_COLUMNS, figuresCsvRows(answer, initial));
+      return { fileName, contentDisposition, chunks: (async function* () { yield text; })() };
+    },
+  };
+}

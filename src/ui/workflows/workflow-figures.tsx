@@ -1,0 +1,108 @@
+import type { ReactNode } from 'react';
+import { frWorkflows } from '../../i18n/fr-workflows';
+
+const t = frWorkflows.figures;
+const th = 'px-3 py-2 font-medium';
+const td = 'px-3 py-2 align-top';
+const num = 'px-3 py-2 text-right tabular-nums';
+
+export interface FiguresTablesView {
+  days: number;
+  states: { id: string; label: string; count: number }[];
+  transitions: { key: string; label: string; event: string | null; count: number; median: string }[];
+}
+
+export type FiguresView = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready'; tables: FiguresTablesView };
+
+export interface WorkflowFiguresProps {
+  workflowId: string;
+  title: string;
+  days: number;
+  periods: readonly number[];
+  onPeriodChange: (days: number) => void;
+  figures: FiguresView;
+  /** The figures' CSV download (a flow the screen gives). */
+  exportControl: ReactNode;
+}
+
+/** Beside a server machine's chart: the period, the same figures as the chart in two tables, and their CSV download. */
+export function WorkflowFigures({ workflowId, title, days, periods, onPeriodChange, figures, exportControl }: WorkflowFiguresProps) {
+  const selectId = `workflow-${workflowId}-period`;
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor={selectId} className="block text-sm font-medium text-slate-700">
+            {t.period}
+          </label>
+          <select
+            id={selectId}
+            value={days}
+            onChange={(event) => onPeriodChange(Number(event.target.value))}
+            className="mt-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900"
+          >
+            {periods.map((period) => (
+              <option key={period} value={period}>
+                {t.periodOption(period)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {exportControl}
+      </div>
+      {figures.status === 'loading' && <p className="text-slate-600">{t.loading}</p>}
+      {figures.status === 'failed' && (
+        <p role="alert" className="text-red-800">
+          {t.failed(figures.message)}
+        </p>
+      )}
+      {figures.status === 'ready' && (
+        <div className="space-y-4 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="pb-2 text-left font-semibold text-slate-900">{t.statesCaption(title)}</caption>
+            <thead className="bg-slate-50 text-slate-600">
+              <tr>
+                <th scope="col" className={th}>{t.columns.state}</th>
+                <th scope="col" className={`${th} text-right`}>{t.columns.count}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {figures.tables.states.map((state) => (
+                <tr key={state.id}>
+                  <th scope="row" className={`${td} font-normal`}>
+                    {state.label} <code className="font-mono text-xs text-slate-600">{state.id}</code>
+                  </th>
+                  <td className={num}>{state.count.toLocaleString('fr-FR')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <table className="w-full text-left text-sm" aria-describedby={`${selectId}-median`}>
+            <caption className="pb-2 text-left font-semibold text-slate-900">{t.transitionsCaption(title, figures.tables.days)}</caption>
+            <thead className="bg-slate-50 text-slate-600">
+              <tr>
+                <th scope="col" className={th}>{t.columns.transition}</th>
+                <th scope="col" className={th}>{t.columns.event}</th>
+                <th scope="col" className={`${th} text-right`}>{t.columns.count}</th>
+                <th scope="col" className={`${th} text-right`}>{t.columns.median}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {figures.tables.transitions.map((row) => (
+                <tr key={row.key}>
+                  <th scope="row" className={`${td} font-normal`}>{row.label}</th>
+                  <td className={td}>{row.event ? <code className="font-mono text-xs">{row.event}</code> : t.none}</td>
+                  <td className={num}>{row.count.toLocaleString('fr-FR')}</td>
+                  <td className={num}>{row.median}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p id={`${selectId}-median`} className="text-xs text-slate-600">
+            {t.medianNote}
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
