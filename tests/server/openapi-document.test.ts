@@ -16,7 +16,7 @@ const EXPECTED_OPERATION_IDS = [
   'createInvitation', 'approveInvitation', 'rejectInvitation', 'listMyInvitations', 'cancelInvitation', 'listOrganizations',
   'getOrganizationByCode', 'getOrganization', 'listRoles', 'listAuditEntries', 'exportAuditEntries',
   'resendUserInvitation', 'startUsersBulkAction', 'getUsersBulkAction', 'exportSelectedUsers', 'getUserPersonalData', 'getMyPersonalData',
-  'getWorkflowFigures', 'exportWorkflowFigures',
+  'getWorkflowFigures', 'exportWorkflowFigures', 'getRetention',
 ];
 
 type Json = Record<string, unknown>;
