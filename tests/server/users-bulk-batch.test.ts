@@ -3,15 +3,16 @@
 // starter's rights read inside each batch (a change of them comes between two batches, or waits for the batch);
 // a batch that fails mid-way leaves nothing half-written, and its persons are done one by one.
 import { sql } from 'kysely';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../../server/core/policy.ts';
 import { ALREADY_INACTIVE, USER_NOT_FOUND } from '../../server/features/users/users.policy.ts';
 import { backends } from './db/test-databases.ts';
-import { callApi, createUserAs, PERSONAS, userIdOf, usersAppFor } from './support/users-api.ts';
+import type { GraphCall } from './support/graph-stub.ts';
+import { callApi, createUserAs, PERSONAS, userIdOf, usersAppFor, usersAppOnGraph } from './support/users-api.ts';
 
 for (const backend of backends) {
   describe(`actions on many users by batches on ${backend.name}`, () => {
-    const { app, db, freshUser } = usersAppFor(backend, { bulkBatches: { batchSize: 4, concurrency: 1 } });
+    const { app, db, freshUser } = usersAppFor(backend, { bulkBatches: { batchSize: 4 } });
     const start = (as: string, action: string, userIds: string[]) => callApi(app.t, { as, method: 'POST', route: '/api/v2/users/bulk-actions', payload: { action, userIds } });
     const report = (id: string) => db().selectFrom('bulk_action_targets').select(['user_id', 'outcome', 'reason', 'failures']).where('bulk_action_id', '=', id).orderBy('position').execute();
     const versions = async (ids: string[]) => {
@@ -176,6 +177,53 @@ for (const backend of backends.filter((b) => b.name === 'postgres')) {
         await other.close();
         await db().insertInto('role_assignments').values(held.map(({ id: _id, ...rest }: Record<string, unknown>) => rest) as never).execute();
       }
+    });
+  });
+}
+
+for (const backend of backends) {
+  describe(`a batch and Microsoft Graph on ${backend.name}`, () => {
+    const app = usersAppOnGraph(backend);
+    let objectId = 0;
+    let refused = '';
+    beforeAll(() => {
+      app.graph.answer((call: GraphCall) => {
+        if (call.method === 'POST' && call.path === '/v1.0/users') return { status: 201, body: { id: `lot-${++objectId}` } };
+        if (call.method === 'PATCH' && call.path === `/v1.0/users/${refused}` && call.body.includes('"accountEnabled":false')) return { status: 403, body: { error: { code: 'Authorization_RequestDenied', message: 'refusé' } } };
+        if (call.method === 'POST') return { status: 200, body: { value: true } };
+        return { status: 204 };
+      });
+    });
+
+    it('tells Graph as the single action does; a batch failing there puts back what it changed, then its persons are done one by one', async () => {
+      const persons: { id: string; subject: string }[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const created = await createUserAs(app.t, PERSONAS.backoffice, [app.orgs.cliniqueSirets[0]!.code], [app.roles.COMPTABLE!]);
+        const { auth_id } = await app.t.database.handle.db.selectFrom('users').select('auth_id').where('id', '=', created.user.id).executeTakeFirstOrThrow();
+        persons.push({ id: created.user.id, subject: auth_id! });
+      }
+      const [s1, s2, s3] = persons.map((p) => p.subject);
+      refused = s3!;
+      const from = app.graph.calls.length;
+      const started = await callApi(app.t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/bulk-actions', payload: { action: 'deactivate', userIds: persons.map((p) => p.id) } });
+      await app.t.app.bulkActions.drain();
+      const calls = app.graph.calls.slice(from).map((c) => `${c.method} ${c.path} ${c.body}`);
+      const disable = (s: string) => `PATCH /v1.0/users/${s} {"accountEnabled":false}`;
+      const enable = (s: string) => `PATCH /v1.0/users/${s} {"accountEnabled":true}`;
+      const revoke = (s: string) => `POST /v1.0/users/${s}/revokeSignInSessions `;
+      expect(calls).toEqual([
+        // The batch: as the single action, account by account; the third refused, the two changed put back.
+        disable(s1!), revoke(s1!), disable(s2!), revoke(s2!), disable(s3!), enable(s2!), enable(s1!),
+        // Then each person in their own unit of work, as the single action: the third refused with its answer.
+        disable(s1!), revoke(s1!), disable(s2!), revoke(s2!), disable(s3!),
+      ]);
+      const read = await callApi(app.t, { as: PERSONAS.backoffice, method: 'GET', route: '/api/v2/users/bulk-actions/{id}', params: { id: started.body.id } });
+      expect(read.body).toMatchObject({ status: 'completed', processed: 3, succeeded: 2 });
+      const alone = await callApi(app.t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/{id}/deactivate', params: { id: persons[2]!.id } });
+      expect(alone.status).toBeGreaterThanOrEqual(400);
+      expect(read.body.refusals).toEqual([expect.objectContaining({ userId: persons[2]!.id, reason: alone.body.message })]);
+      const active = await app.t.database.handle.db.selectFrom('users').select('is_active').where('id', 'in', persons.map((p) => p.id)).orderBy('is_active').execute();
+      expect(active.map((r) => r.is_active)).toEqual([false, false, true]);
     });
   });
 }

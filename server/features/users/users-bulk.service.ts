@@ -53,9 +53,13 @@ export interface JobRunOptions {
   owner: string;
   leaseMs: number;
   signal: AbortSignal;
-  /** Persons of a batch: one unit of work for a deactivation or a reactivation. */
+  /** Persons of a batch: one unit of work for a deactivation or a reactivation; for the other actions, persons read per statement. */
   batchSize: number;
-  /** Batches done side by side (PGlite's one connection runs them in turn); the lease is renewed after each round. */
+  /**
+   * Persons done side by side for the actions done one by one (PGlite's one connection runs them in turn). The
+   * batches run one after the other: two side by side write the same shared counters (the search's grams, the
+   * list's name ranges) in different orders and deadlock; one batch at a time is set-based and fast enough.
+   */
   concurrency: number;
   /** Told after each person (tests, metrics). */
   onPerson?: () => void;
@@ -190,16 +194,16 @@ export function usersBulkService(deps: { db: Kysely<Database>; directory: Identi
           await releaseLease(db, job.id, options.owner);
           return 'stopped';
         }
-        // A round: `concurrency` batches of a deactivation or a reactivation, else batchSize persons one by one.
+        // A round: one batch of a deactivation or a reactivation, else batchSize persons one by one, `concurrency` at a time.
         const batched = BATCHED_ACTIONS.has(job.action);
         const size = Math.max(1, options.batchSize);
-        const targets = await pendingTargets(db, job.id, batched ? size * Math.max(1, options.concurrency) : size);
+        const targets = await pendingTargets(db, job.id, size);
         if (targets.length === 0) {
           // Every person done (here or by another run): completed, once.
           await completeJob(db, job.id);
           return 'completed';
         }
-        const units = batched ? Array.from({ length: Math.ceil(targets.length / size) }, (_, i) => targets.slice(i * size, (i + 1) * size)) : targets.map((t) => [t]);
+        const units = batched ? [targets] : targets.map((t) => [t]);
         let next = 0;
         const lane = async () => {
           while (next < units.length && !options.signal.aborted) {
@@ -213,7 +217,7 @@ export function usersBulkService(deps: { db: Kysely<Database>; directory: Identi
             await yieldToOthers();
           }
         };
-        const lanes = await Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, lane));
+        const lanes = await Promise.allSettled(Array.from({ length: batched ? 1 : Math.max(1, options.concurrency) }, lane));
         const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
         if (failed) throw failed.reason;
         if (!(await renewLease(db, job.id, options.owner, options.leaseMs))) return 'lost';
