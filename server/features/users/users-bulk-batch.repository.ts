@@ -15,6 +15,15 @@ export interface BatchPerson {
 }
 
 /**
+ * The batch's statements may take up to `ms` (its transaction only), not the API's 5 s: the users' search triggers
+ * cost about a millisecond a person on a quiet machine, ten times that on a loaded one, and a batch that times out is
+ * redone one person at a time, fifty times the statements. A request on one of the batch's persons waits for it.
+ */
+export async function allowBatchStatements(trx: Transaction<Database>, ms: number): Promise<void> {
+  await sql`select set_config('statement_timeout', ${String(ms)}, true)`.execute(trx);
+}
+
+/**
  * Locks, until the transaction ends, what a change of the starter's rights writes: their user row (deactivated,
  * deleted, their type), their assignments and a back-office user's own permissions (FOR SHARE: batches of other
  * jobs read them too). A change of them waits for the batch, or the batch for it: it commits before the batch, which

@@ -14,7 +14,7 @@ import { setAccountsEnabled, type IdentityDirectory } from '../../identity/direc
 import { writeAudits } from '../audit/audit.repository.ts';
 import { loadActor } from '../session/actor.repository.ts';
 import { NO_PORTAL_ACCOUNT } from '../session/session.service.ts';
-import { claimPositions, lockPersons, lockStarterRights, readPersons, setPersonsActive, writeOutcomes, type BatchOutcome, type BatchPerson } from './users-bulk-batch.repository.ts';
+import { allowBatchStatements, claimPositions, lockPersons, lockStarterRights, readPersons, setPersonsActive, writeOutcomes, type BatchOutcome, type BatchPerson } from './users-bulk-batch.repository.ts';
 import { personSeenBy, requireStatusChangeOf } from './users-bulk.policy.ts';
 import type { BulkActionRow, BulkTarget } from './users-bulk.repository.ts';
 import { loadAssignments, type AssignmentRecord } from './users-read.repository.ts';
@@ -30,6 +30,9 @@ export function requireStarterMayAct(actor: Actor | null): asserts actor is Acto
 
 /** The actions a batch does (the others: person by person, in the single action's own unit of work). */
 export const BATCHED_ACTIONS: ReadonlySet<BulkActionRow['action']> = new Set(['deactivate', 'reactivate']);
+
+/** The longest a statement of a batch may take (allowBatchStatements). */
+const BATCH_STATEMENT_MS = 30_000;
 
 interface Decided {
   person: BatchPerson;
@@ -72,6 +75,7 @@ export function statusBatchService(deps: { db: Kysely<Database>; directory: Iden
       db,
       async (uow) => {
         const { trx } = uow;
+        await allowBatchStatements(trx, BATCH_STATEMENT_MS);
         const subject = await lockStarterRights(trx, job.actor_user_id);
         const actor = subject ? await loadActor(trx, subject) : null;
         const claimed = new Set(await claimPositions(trx, job.id, targets.map((t) => t.position)));
