@@ -75,7 +75,7 @@ async function main() {
   ).rows.map((r) => r.id as string);
   if (ids.length < args.persons) throw new Error(`only ${ids.length} active organization users in ${name}: seed it again`);
   // The read scenarios this data set gives targets to (the journal's need entries: npm run bench:journal).
-  const scenarios = buildScenarios(await sampleScenarioData(client, 0)).filter((s) => s.kind === 'read' && s.variants.length > 0);
+  const scenarios = args.alone ? [] : buildScenarios(await sampleScenarioData(client, 0)).filter((s) => s.kind === 'read' && s.variants.length > 0);
   const subjects = new Map<string, string>();
   for (const email of new Set([BACK_OFFICE, ...scenarios.map((s) => s.as)])) subjects.set(email, (await client.query('select auth_id from users where email = $1', [email])).rows[0].auth_id);
 
@@ -90,19 +90,21 @@ async function main() {
   try {
     say(`${users.toLocaleString('en')} users; ${scenarios.length} read scenarios, ${args.slice} s each, ${args.connections} connections`);
     const before: SliceResult[] = [];
-    for (const scenario of scenarios) before.push(await slice(server, scenario, tokens.get(scenario.as)!, args.slice, args.connections));
+    if (!args.alone) for (const scenario of scenarios) before.push(await slice(server, scenario, tokens.get(scenario.as)!, args.slice, args.connections));
 
-    say(`deactivating ${ids.length.toLocaleString('en')} users in one job, the scenarios running meanwhile`);
+    say(`deactivating ${ids.length.toLocaleString('en')} users in one job, ${args.alone ? 'alone' : 'the scenarios running meanwhile'}`);
     const cpu = new CpuMeter(server.pid);
     cpu.start();
+    const loadAtStart = os.loadavg()[0]!;
     const job = await startJob(server, backOffice, 'deactivate', ids);
     const during: SliceResult[] = [];
-    for (let i = 0; job.isRunning(); i += 1) {
+    for (let i = 0; !args.alone && job.isRunning(); i += 1) {
       const scenario = scenarios[i % scenarios.length]!;
       const result = await slice(server, scenario, tokens.get(scenario.as)!, args.slice, args.connections);
       if (job.isRunning()) during.push(result);
     }
     const done = await job.completed;
+    const loadAverage: [number, number] = [loadAtStart, os.loadavg()[0]!];
     const { busy, others } = cpu.stop();
     say(`job: ${done.job.succeeded.toLocaleString('en')} succeeded, ${done.job.refusals.length} refused, in ${done.seconds.toFixed(1)} s`);
 
@@ -120,6 +122,8 @@ async function main() {
       refusals: done.job.refusals.length,
       restoreSeconds: restore.seconds,
       rssPeakMb: done.rssPeakMb,
+      alone: args.alone,
+      loadAverage,
       cpusBusy: busy,
       cpusOthers: others,
       before,
@@ -128,8 +132,10 @@ async function main() {
     const markdown = bulkMarkdown(report);
     console.log(markdown);
     fs.mkdirSync(RESULTS, { recursive: true });
-    fs.writeFileSync(path.join(RESULTS, 'bulk-latest.json'), JSON.stringify(report, null, 2) + '\n');
-    fs.writeFileSync(path.join(RESULTS, 'bulk-latest.md'), markdown);
+    // The job alone is written apart: bulk-latest.* keep the full run's figures.
+    const file = args.alone ? 'bulk-alone-latest' : 'bulk-latest';
+    fs.writeFileSync(path.join(RESULTS, `${file}.json`), JSON.stringify(report, null, 2) + '\n');
+    fs.writeFileSync(path.join(RESULTS, `${file}.md`), markdown);
   } finally {
     await server.stop();
     await client.end();

@@ -85,6 +85,8 @@ export interface AppDependencies {
    * themselves (app.bulkActions.drain()) turn it off.
    */
   runBulkActions?: boolean;
+  /** The worker's batches (tests: small ones, to see what happens between two): persons per batch, batches side by side. */
+  bulkBatches?: { batchSize?: number; concurrency?: number };
 }
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
@@ -206,7 +208,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // Once the server has closed, before main.ts closes the database: the run under way is aborted and awaited.
     app.addHook('onClose', async () => jobs.stop());
   }
-  const bulkActions = createBulkActionsWorker({ bulk: services.bulkActions, log: app.log.child({ component: 'bulk-actions' }) });
+  const bulkActions = createBulkActionsWorker({ bulk: services.bulkActions, log: app.log.child({ component: 'bulk-actions' }), ...deps.bulkBatches });
   app.decorate('bulkActions', bulkActions);
   services.bulkActions.onStarted(() => bulkActions.wake());
   if (deps.runBulkActions ?? true) {

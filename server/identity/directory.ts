@@ -117,3 +117,37 @@ export class LocalIdentityDirectory implements IdentityDirectory {
     await trx.updateTable('identity_accounts').set({ email: input.email, display_name: input.displayName }).where('subject', '=', subject).execute();
   }
 }
+
+/**
+ * These accounts enabled, or disabled with their sessions ended, as enableAccount, or disableAccount then
+ * revokeSessions, do for one (a deactivation, a reactivation of many users in one transaction). The local directory
+ * in one statement, inside the transaction; another account by account, `changed` told of each account it changed
+ * so that the caller puts it back if the commit fails.
+ */
+export async function setAccountsEnabled(
+  directory: IdentityDirectory,
+  trx: Transaction<Database>,
+  subjects: readonly string[],
+  enabled: boolean,
+  changed: (subject: string) => void,
+): Promise<void> {
+  if (subjects.length === 0) return;
+  if (directory instanceof LocalIdentityDirectory) {
+    await trx
+      .updateTable('identity_accounts')
+      .set(enabled ? { enabled: true } : { enabled: false, sessions_revoked_at: sql<Date>`now()` })
+      .where('subject', 'in', [...subjects])
+      .execute();
+    return;
+  }
+  for (const subject of subjects) {
+    if (enabled) {
+      await directory.enableAccount(trx, subject);
+      changed(subject);
+    } else {
+      await directory.disableAccount(trx, subject);
+      changed(subject);
+      await directory.revokeSessions(trx, subject);
+    }
+  }
+}

@@ -1,12 +1,14 @@
 /**
  * Works through the jobs of actions on many users (POST /api/v2/users/bulk-actions), on every node, from the
  * server's start to its close. A node takes one job at a time by claiming it (FOR UPDATE SKIP LOCKED, with a
- * lease renewed after each batch of persons), so two nodes never work on one job together; each person's outcome
- * is written in the person's own unit of work, so a person is never done twice nor half (users-bulk.service.ts).
+ * lease renewed after each batch), so two nodes never work on one job together; each person's outcome
+ * is written in the unit of work that changes them (their batch's, or their own), so a person is never done twice
+ * nor half (users-bulk.service.ts).
  *
  * It looks at once when a job starts on its node, and every pollMs otherwise (a job started on another node, or
  * left unfinished by a node that stopped: a stopping node lets its job go at once; one that died, once its lease
- * has passed). Between two persons it yields to the other requests; stop() ends the run after the current person.
+ * has passed). Between two batches (or two persons) it yields to the other requests; stop() ends the run after the
+ * batch (or the persons) under way.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -20,15 +22,15 @@ export interface BulkActionsWorkerOptions {
   pollMs?: number;
   /** How long a claimed job stays this node's without a renewal (default 2 minutes). */
   leaseMs?: number;
-  /** Persons read per statement (default 100). */
+  /** Persons per batch: one transaction for a deactivation or a reactivation; read per statement for the others (default 50: a batch's UPDATE, with the search's triggers, stays well within the 5 s statement timeout on a loaded machine). */
   batchSize?: number;
-  /** Persons of a job done side by side (default 4; PostgreSQL's pool runs them together, PGlite in turn). */
+  /** Persons done side by side for the actions done one by one (default 4; PostgreSQL's pool runs them together, PGlite in turn); batches run one at a time. */
   concurrency?: number;
 }
 
 export interface BulkActionsWorker {
   start(): void;
-  /** No new job; the run under way stops after its current person, lets its job go, and is awaited. */
+  /** No new job; the run under way stops after its batch (or persons) under way, lets its job go, and is awaited. */
   stop(): Promise<void>;
   /** Looks now rather than at the next round. */
   wake(): void;
@@ -44,7 +46,7 @@ export function createBulkActionsWorker(options: BulkActionsWorkerOptions): Bulk
   const { bulk, log } = options;
   const pollMs = options.pollMs ?? 5_000;
   const leaseMs = options.leaseMs ?? 120_000;
-  const batchSize = options.batchSize ?? 100;
+  const batchSize = options.batchSize ?? 50;
   const concurrency = options.concurrency ?? 4;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const listeners = new Set<() => void>();

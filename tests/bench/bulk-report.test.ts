@@ -3,8 +3,9 @@ import { bulkMarkdown, parseBulkArgs, type BulkReport } from '../../bench/bulk-r
 
 describe('bench:bulk', () => {
   it('reads its settings: 10,000 persons at most, slices, connections', () => {
-    expect(parseBulkArgs([])).toEqual({ persons: 10_000, slice: 2, connections: 32, force: false });
-    expect(parseBulkArgs(['--persons', '2000', '--slice=1', '--connections', '8', '--force'])).toEqual({ persons: 2000, slice: 1, connections: 8, force: true });
+    expect(parseBulkArgs([])).toEqual({ persons: 10_000, slice: 2, connections: 32, force: false, alone: false });
+    expect(parseBulkArgs(['--persons', '2000', '--slice=1', '--connections', '8', '--force'])).toEqual({ persons: 2000, slice: 1, connections: 8, force: true, alone: false });
+    expect(parseBulkArgs(['--alone'])).toMatchObject({ alone: true, force: false });
     expect(() => parseBulkArgs(['--persons', '10001'])).toThrow(/from 1 to 10000/);
     expect(() => parseBulkArgs(['--slice', '0'])).toThrow(/whole number/);
     expect(() => parseBulkArgs(['--size', '3'])).toThrow(/unknown argument/);
@@ -37,5 +38,9 @@ describe('bench:bulk', () => {
     expect(text).toContain('| users-list | 40.0 | 75.3 |');
     expect(text).toContain('| journal-list | – | 30.0 |');
     expect(bulkMarkdown({ ...report, jobSeconds: 31 })).toContain('missed');
+    expect(text).toContain('refused, while the other scenarios ran.');
+    const alone = bulkMarkdown({ ...report, before: [], during: [], alone: true, loadAverage: [3.5, 4.25] });
+    expect(alone).toContain('refused, alone (no other load from the benchmark).');
+    expect(alone).toContain('- Machine load average (1 min): 3.50 at the job\'s start, 4.25 at its end.');
   });
 });

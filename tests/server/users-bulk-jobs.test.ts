@@ -19,9 +19,9 @@ for (const backend of backends) {
       await owner?.close();
     });
 
-    /** An app with PERSONS new users, and a job deactivating them started by the back office. */
+    /** An app with PERSONS new users, and a job deactivating them started by the back office; batches of 2 persons. */
     async function jobOnNewUsers(options: { runBulkActions: boolean }) {
-      const { t, orgs, roles } = await startUsersApp(backend, options);
+      const { t, orgs, roles } = await startUsersApp(backend, { ...options, bulkBatches: { batchSize: 2 } });
       apps.push(t);
       const ids: string[] = [];
       for (let i = 0; i < PERSONS; i += 1) ids.push((await createUserAs(t, PERSONAS.backoffice, [orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!])).user.id);
@@ -46,7 +46,7 @@ for (const backend of backends) {
       const started = await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/bulk-actions', payload: { action: 'deactivate', userIds: ids } });
       expect(started.status).toBe(202);
       await stopped;
-      // The persons under way when it stopped were finished (one per lane of the worker), the rest left to do.
+      // The batch under way when it stopped was finished, the rest left to do.
       const halfway = (await outcomes(t, started.body.id)).filter((o) => o.outcome !== null).length;
       expect(halfway).toBeGreaterThanOrEqual(3);
       expect(halfway).toBeLessThan(PERSONS);

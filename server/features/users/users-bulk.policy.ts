@@ -1,9 +1,19 @@
 // Who may start an action on many users, and read where it stands. Pure. Each person of the selection is then
 // decided by the single action's own policy (users.policy.ts), as if asked alone.
 import type { Actor } from '../../core/actor.ts';
-import { invalid, notFound, tooMany } from '../../core/errors.ts';
-import type { BulkActionKind } from '../../db/schema.ts';
-import { requireCanChangeUsers, requireCanHardDeleteUsers } from './users.policy.ts';
+import { DomainError, invalid, notFound, tooMany } from '../../core/errors.ts';
+import type { BulkActionKind, UserType } from '../../db/schema.ts';
+import {
+  requireCanChangeAccount,
+  requireCanChangeUsers,
+  requireCanHardDeleteUsers,
+  requireCanReadUser,
+  requireChangeableUser,
+  requireStatusChange,
+  requireUserVisible,
+  userScope,
+  type ScopedAssignment,
+} from './users.policy.ts';
 
 /** The most persons a selection by the list's filters may hold. */
 export const MAX_SELECTION_BY_FILTERS = 100_000;
@@ -38,4 +48,40 @@ export function requireBulkActionStarter<J extends { actor_user_id: string }>(ac
 /** One job of a person at a time (429 otherwise): nobody queues work that holds everyone else's jobs back. */
 export function requireNoRunningJob(running: boolean): void {
   if (running) throw tooMany(BULK_MESSAGES.alreadyRunning);
+}
+
+type TargetAssignment = ScopedAssignment & { roleCode: string; roleType: 'INTERNAL' | 'EXTERNAL' };
+
+/**
+ * One person of a deactivation (wanted false) or a reactivation (true), decided as setActive decides them for a
+ * job (users-edit.service.ts, refuseUnchanged): a user the starter may change, not already in the wanted status,
+ * whose account is theirs to change (every assignment within reach). The DomainError's message is the refusal.
+ */
+export function requireStatusChangeOf<T extends { id: string; user_type: UserType; is_active: boolean }>(
+  actor: Actor,
+  target: T | undefined,
+  assignments: readonly TargetAssignment[],
+  wanted: boolean,
+): T {
+  const user = requireChangeableUser(actor, userScope(actor, 'USER_CREATE'), target, assignments);
+  requireStatusChange(user.is_active, wanted);
+  requireCanChangeAccount(actor, assignments);
+  return user;
+}
+
+/** What a refusal names of the person: their name and e-mail when the starter may read them (USER_LIST), else nobody. */
+export function personSeenBy(
+  actor: Actor | null,
+  target: { id: string; user_type: UserType; first_name: string; last_name: string; email: string } | undefined,
+  assignments: readonly ScopedAssignment[],
+): { name: string; email: string } | null {
+  if (!actor || !target) return null;
+  try {
+    requireCanReadUser(actor, target.id);
+    requireUserVisible(actor, userScope(actor, 'USER_LIST'), target, assignments);
+  } catch (error) {
+    if (error instanceof DomainError) return null;
+    throw error;
+  }
+  return { name: `${target.first_name} ${target.last_name}`, email: target.email };
 }

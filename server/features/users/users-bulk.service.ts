@@ -1,21 +1,23 @@
 // Actions on many users (startUsersBulkAction, getUsersBulkAction) and the work of their jobs. The request stores
 // the job and its resolved selection and answers at once; a worker (server/jobs/bulk-actions-worker.ts, on every
-// node) claims the job and runs the single action for each person, in the person's own unit of work, whose first
-// statement writes the person's outcome: the change and its outcome commit together or not at all, and a person
-// whose outcome is written is never done again (after a restart, or by another node).
+// node) claims the job and works through it batch after batch. A deactivation or a reactivation does a batch of
+// persons in one unit of work (users-bulk-batch.service.ts); the other actions, or a batch that failed unexpectedly,
+// run the single action for each person, in the person's own unit of work, whose first statement writes the
+// person's outcome. Either way a change and its outcome commit together or not at all, and a person whose outcome
+// is written is never done again (after a restart, or by another node).
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
-import { DomainError, unauthenticated } from '../../core/errors.ts';
-import { requireActive } from '../../core/policy.ts';
+import { DomainError } from '../../core/errors.ts';
 import { deleteInBatches } from '../../db/batches.ts';
 import type { Database } from '../../db/schema.ts';
 import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
+import type { IdentityDirectory } from '../../identity/directory.ts';
 import { loadActor } from '../session/actor.repository.ts';
-import { NO_PORTAL_ACCOUNT } from '../session/session.service.ts';
+import { BATCHED_ACTIONS, requireStarterMayAct, statusBatchService } from './users-bulk-batch.service.ts';
 import { bulkActionCommand, type BulkActionBody } from './users-bulk.input.ts';
 import { isUniqueViolation } from './users.errors.ts';
-import { BULK_MESSAGES, MAX_PERSON_FAILURES, MAX_SELECTION_BY_FILTERS, requireBulkActionStarter, requireNoRunningJob, requireCanStartBulkAction, requireSelectionWithinLimit } from './users-bulk.policy.ts';
+import { BULK_MESSAGES, MAX_PERSON_FAILURES, MAX_SELECTION_BY_FILTERS, personSeenBy, requireBulkActionStarter, requireNoRunningJob, requireCanStartBulkAction, requireSelectionWithinLimit } from './users-bulk.policy.ts';
 import {
   claimJob,
   completeJob,
@@ -39,7 +41,6 @@ import {
 import { findUser, loadAssignments } from './users-read.repository.ts';
 import { userFilterFor } from './users-read.service.ts';
 import type { PersonStep } from './users.model.ts';
-import { requireCanReadUser, requireUserVisible, userScope } from './users.policy.ts';
 import type { UsersService } from './users.service.ts';
 
 /** A job as getUsersBulkAction answers it. */
@@ -52,9 +53,13 @@ export interface JobRunOptions {
   owner: string;
   leaseMs: number;
   signal: AbortSignal;
-  /** Persons read per statement, between two renewals of the lease. */
+  /** Persons of a batch: one unit of work for a deactivation or a reactivation; for the other actions, persons read per statement. */
   batchSize: number;
-  /** Persons done side by side, each in their own unit of work (PGlite's one connection runs them in turn). */
+  /**
+   * Persons done side by side for the actions done one by one (PGlite's one connection runs them in turn). The
+   * batches run one after the other: two side by side write the same shared counters (the search's grams, the
+   * list's name ranges) in different orders and deadlock; one batch at a time is set-based and fast enough.
+   */
   concurrency: number;
   /** Told after each person (tests, metrics). */
   onPerson?: () => void;
@@ -65,9 +70,10 @@ class PersonAlreadyDone extends Error {}
 
 type SingleActions = Pick<UsersService, 'setActive' | 'deletePermanently' | 'resendInvitation'>;
 
-export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, single: SingleActions) {
+export function usersBulkService(deps: { db: Kysely<Database>; directory: IdentityDirectory; log: StepLog }, single: SingleActions) {
   const { db, log } = deps;
   const listeners = new Set<() => void>();
+  const runStatusBatch = statusBatchService(deps);
 
   /** The starter as they are now: their rights are those of the moment each person is done. */
   async function starter(job: BulkActionRow): Promise<Actor | null> {
@@ -79,15 +85,7 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
   async function seenPerson(actor: Actor | null, userId: string): Promise<{ name: string; email: string } | null> {
     if (!actor) return null;
     const found = await findUser(db, userId);
-    if (!found) return null;
-    try {
-      requireCanReadUser(actor, userId);
-      requireUserVisible(actor, userScope(actor, 'USER_LIST'), found, await loadAssignments(db, [userId]));
-    } catch (error) {
-      if (error instanceof DomainError) return null;
-      throw error;
-    }
-    return { name: `${found.first_name} ${found.last_name}`, email: found.email };
+    return found ? personSeenBy(actor, found, await loadAssignments(db, [userId])) : null;
   }
 
   /**
@@ -104,9 +102,7 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
       },
     };
     try {
-      // What every request's hooks decide first: a portal account, and an active one.
-      if (!actor) throw unauthenticated(NO_PORTAL_ACCOUNT);
-      requireActive(actor);
+      requireStarterMayAct(actor);
       if (job.action === 'deactivate') await single.setActive(actor, target.userId, false, undefined, log, step);
       else if (job.action === 'reactivate') await single.setActive(actor, target.userId, true, undefined, log, step);
       else if (job.action === 'resendInvitation') await single.resendInvitation(actor, target.userId, log, step);
@@ -120,6 +116,25 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
       const failures = await recordFailure(db, job.id, target.position);
       log.error({ err: error, bulkActionId: job.id, userId: target.userId, failures }, "l'action groupée a échoué pour une personne");
       if (failures >= MAX_PERSON_FAILURES) await refuse(job, target, actor, BULK_MESSAGES.unexpectedFailure);
+    }
+  }
+
+  /**
+   * A batch in one unit of work. When it fails unexpectedly (a person's change refused by the database, the identity
+   * provider failing), nothing of it was written: its persons are done one by one, each failure counted for its
+   * person alone, so that one bad person never holds the others back.
+   */
+  async function processBatch(job: BulkActionRow, batch: readonly BulkTarget[], options: JobRunOptions): Promise<void> {
+    try {
+      await runStatusBatch(job, batch);
+      for (let i = 0; i < batch.length; i += 1) options.onPerson?.();
+    } catch (error) {
+      log.error({ err: error, bulkActionId: job.id, persons: batch.length }, "un lot de l'action groupée a échoué : ses personnes sont faites une à une");
+      for (const target of batch) {
+        if (options.signal.aborted) return;
+        await processPerson(job, target);
+        options.onPerson?.();
+      }
     }
   }
 
@@ -179,23 +194,30 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
           await releaseLease(db, job.id, options.owner);
           return 'stopped';
         }
-        const targets = await pendingTargets(db, job.id, options.batchSize);
+        // A round: one batch of a deactivation or a reactivation, else batchSize persons one by one, `concurrency` at a time.
+        const batched = BATCHED_ACTIONS.has(job.action);
+        const size = Math.max(1, options.batchSize);
+        const targets = await pendingTargets(db, job.id, size);
         if (targets.length === 0) {
           // Every person done (here or by another run): completed, once.
           await completeJob(db, job.id);
           return 'completed';
         }
+        const units = batched ? [targets] : targets.map((t) => [t]);
         let next = 0;
         const lane = async () => {
-          while (next < targets.length && !options.signal.aborted) {
-            const target = targets[next]!;
+          while (next < units.length && !options.signal.aborted) {
+            const unit = units[next]!;
             next += 1;
-            await processPerson(job, target);
-            options.onPerson?.();
+            if (batched) await processBatch(job, unit, options);
+            else {
+              await processPerson(job, unit[0]!);
+              options.onPerson?.();
+            }
             await yieldToOthers();
           }
         };
-        const lanes = await Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, lane));
+        const lanes = await Promise.allSettled(Array.from({ length: batched ? 1 : Math.max(1, options.concurrency) }, lane));
         const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
         if (failed) throw failed.reason;
         if (!(await renewLease(db, job.id, options.owner, options.leaseMs))) return 'lost';

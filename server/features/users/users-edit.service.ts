@@ -7,22 +7,23 @@ import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { changedFields } from '../audit/audit.model.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
 import { plannedAssignments, requireInheritanceWithinReach } from './assignments.service.ts';
-import { loadAssignments } from './users-read.repository.ts';
+import { findUser, loadAssignments } from './users-read.repository.ts';
 import { requestEmailChange } from './users-email.service.ts';
 import { removePerson } from './users-erasure.service.ts';
-import { visibleUser, type VisibleUser } from './users-read.service.ts';
+import type { VisibleUser } from './users-read.service.ts';
 import { applyAssignments, emailInUse, updateUserRow } from './users-write.repository.ts';
 import { emailTaken, mapWriteError, staleVersion } from './users.errors.ts';
 import { checkRoleCount, type UserChange } from './users.input.ts';
 import { accountOf, asPlanned, type PersonStep, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, userAuditEntry, type PlannedAssignment } from './users.model.ts';
-import { replaceableAssignment, requireCanChangeAccount, requireNoOrganizationRoleForBackOffice, requireCanChangeUser, requireCanChangeUsers, requireCanHardDeleteUsers, requireStatusChange } from './users.policy.ts';
+import { replaceableAssignment, requireCanChangeAccount, requireNoOrganizationRoleForBackOffice, requireChangeableUser, requireCanChangeUsers, requireCanHardDeleteUsers, requireStatusChange, userScope } from './users.policy.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 
 /** The target of a change, locked for the transaction, after the visibility and target rules. */
 export async function changeableUser(trx: Transaction<Database>, actor: Actor, id: string): Promise<VisibleUser> {
-  const target = await visibleUser(trx, actor, id, { forUpdate: true, permission: 'USER_CREATE' });
-  requireCanChangeUser(actor, { id, roles: target.assignments.map((a) => ({ code: a.roleCode, type: a.roleType })) });
-  return target;
+  const scope = userScope(actor, 'USER_CREATE');
+  const found = await findUser(trx, id, { forUpdate: true });
+  const assignments = found ? await loadAssignments(trx, [id]) : [];
+  return { scope, user: requireChangeableUser(actor, scope, found, assignments), assignments };
 }
 
 export function usersEditService(deps: UsersDeps) {

@@ -144,6 +144,21 @@ export function requireCanChangeUser(actor: Actor, target: ManagedUser): void {
   requireCanManageUser(actor, target);
 }
 
+/**
+ * The target of a change (edit, roles, status, delete): visible to the actor with the change's reach (404 otherwise,
+ * as a missing one), then one they may change (requireCanChangeUser, from all of the target's roles).
+ */
+export function requireChangeableUser<T extends { id: string; user_type: UserType }>(
+  actor: Actor,
+  scope: UserScope | null,
+  target: T | null | undefined,
+  assignments: readonly (ScopedAssignment & { roleCode: string; roleType: 'INTERNAL' | 'EXTERNAL' })[],
+): T {
+  const user = requireUserVisible(actor, scope, target, assignments);
+  requireCanChangeUser(actor, { id: user.id, roles: assignments.map((a) => ({ code: a.roleCode, type: a.roleType })) });
+  return user;
+}
+
 /** An organization used as a filter must be one the actor reaches or the parent SIREN of one (as organizations show them). */
 export function canFilterByOrganization(scope: UserScope | null, organizationId: string): boolean {
   return scope === null || scope.organizationIds.has(organizationId) || scope.parentIds.has(organizationId);

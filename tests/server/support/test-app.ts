@@ -42,6 +42,8 @@ export interface TestAppOptions {
   jobClock?: JobClock;
   /** Runs the worker of the actions on many users by itself (off: the test calls app.bulkActions.drain()). */
   runBulkActions?: boolean;
+  /** The bulk worker's persons per batch and batches side by side (default: the server's). */
+  bulkBatches?: { batchSize?: number; concurrency?: number };
   /** Builds the app on this database rather than a new one (a restart: the same data, a new server). */
   database?: TestDatabase;
   /** With a jobClock: false to give the clock to the services without running the jobs (default true). */
@@ -66,6 +68,7 @@ export async function startTestApp(backend: Backend, options: TestAppOptions = {
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.jobClock ? { runJobs: options.runJobs ?? true, jobClock: options.jobClock } : {}),
     runBulkActions: options.runBulkActions ?? false,
+    ...(options.bulkBatches ? { bulkBatches: options.bulkBatches } : {}),
   });
   await app.ready();
   const issuer = `${config.publicOrigin}/oidc`;
