@@ -194,6 +194,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       expiredRowPurges,
       requests: config.requests,
       publicOrigin: config.publicOrigin,
+      dormancy: { service: services.dormancy, config: config.dormancy },
     }),
     log: app.log.child({ component: 'jobs' }),
     ...(deps.jobClock ? { clock: deps.jobClock } : {}),

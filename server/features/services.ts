@@ -16,6 +16,7 @@ import { organizationsService } from './organizations/organizations.service.ts';
 import { rolesService } from './roles/roles.service.ts';
 import { sessionService } from './session/session.service.ts';
 import { usersBulkService } from './users/users-bulk.service.ts';
+import { usersDormancyService } from './users/users-dormancy.service.ts';
 import { usersService } from './users/users.service.ts';
 
 export interface ServiceDeps {
@@ -44,6 +45,7 @@ export function buildServices(deps: ServiceDeps) {
     session: sessionService(deps),
     users,
     bulkActions: usersBulkService(deps, users),
+    dormancy: usersDormancyService(deps, users),
     invitations: { ...invitationsService(deps), ...invitationsRequesterService(deps) },
     organizations: organizationsService(deps),
     roles: rolesService(deps),

@@ -3,7 +3,7 @@ import type { OrganizationDto } from '../organizations/organizations.repository.
 import type { RoleRecord } from '../roles/roles.repository.ts';
 import type { AssignmentRecord } from './users-read.repository.ts';
 import type { UserRow } from '../../db/schema.ts';
-import type { OrganizationReach } from '../../core/actor.ts';
+import { auditAuthor, type OrganizationReach } from '../../core/actor.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -138,14 +138,15 @@ export function describeAssignments(assignments: readonly AssignmentRecord[]): s
  * one's is the entry's organization).
  */
 export function userAuditEntry(
-  actor: { userId: string | null; email: string | null },
+  actor: { userId: string | null; email: string | null; isSystem?: true },
   user: Pick<UserRow, 'id' | 'first_name' | 'last_name' | 'email'>,
   before: readonly Pick<AssignmentRecord, 'organizationId'>[],
   after: readonly Pick<AssignmentRecord, 'organizationId'>[] = before,
 ) {
   const organizationIds = [...new Set([...before, ...after].map((a) => a.organizationId))];
   return {
-    actor,
+    // The portal's own moves (the dormancy jobs) are written without an author, as the requests' expiry.
+    actor: auditAuthor(actor),
     entityType: 'user' as const,
     entityId: user.id,
     organizationId: organizationIds[0] ?? null,
