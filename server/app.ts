@@ -137,6 +137,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     log: app.log,
     creationLimits: config.creationLimits,
     requests: config.requests,
+    dormancy: config.dormancy,
     // The job runner's clock in tests: expiry is decided on the time the jobs see.
     now: deps.jobClock ? () => new Date(deps.jobClock!.now()) : () => new Date(),
   });

@@ -89,6 +89,7 @@ export async function adminCreate(io: CommandIo, args: readonly string[], overri
       outbox: createOutbox(null),
       creationLimits: config.creationLimits,
       requests: config.requests,
+      dormancy: config.dormancy,
       now: () => new Date(),
       publicOrigin: config.publicOrigin,
       accountSetupUrl: configureAccountSetup({ publicOrigin: config.publicOrigin, provider: config.auth.kind, secret: signingKeys?.accountSetupSecret ?? null }),

@@ -1,6 +1,6 @@
 // The product's use cases, built once per app with what they need, and handed to the API's handlers.
 import type { Kysely } from 'kysely';
-import type { RequestLifecycleConfig } from '../config.ts';
+import type { DormancyConfig, RequestLifecycleConfig } from '../config.ts';
 import type { ListTotals } from '../db/list-totals.ts';
 import type { Database } from '../db/schema.ts';
 import type { StepLog } from '../db/unit-of-work.ts';
@@ -37,6 +37,8 @@ export interface ServiceDeps {
   requests: RequestLifecycleConfig;
   /** The time the services decide with (a request's expiry); tests move it. */
   now: () => Date;
+  /** DORMANCY_*_DAYS: the users list's 'Comptes dormants' (issue 23). */
+  dormancy: DormancyConfig;
 }
 
 export function buildServices(deps: ServiceDeps) {

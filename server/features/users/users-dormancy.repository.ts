@@ -12,10 +12,11 @@ export const ACTIVITY = sql<Date>`greatest(users.last_login_at, users.created_at
 const ADMINISTRATOR_CODES = ['ADMIN_ADHERENT', 'ORG_ADMIN'];
 
 /**
- * 'Comptes dormants': active, and warned or not signed in (nor created or reactivated) since `cutoff`. Written as the
- * two partial indexes of migration 0022 read them (warned; not warned by the start of the period).
+ * 'Comptes dormants': active, and warned or not signed in (nor created or reactivated) since `cutoff` (null: warned
+ * only). Written as the two partial indexes of migration 0022 read them (warned; not warned by the start of the period).
  */
-export function dormantCondition(cutoff: Date): Expression<SqlBool> {
+export function dormantCondition(cutoff: Date | null): Expression<SqlBool> {
+  if (cutoff === null) return sql<SqlBool>`(users.is_active and users.dormancy_warned_at is not null)`;
   return sql<SqlBool>`(users.is_active and (users.dormancy_warned_at is not null
     or (users.dormancy_warned_at is null and ${ACTIVITY} <= ${cutoff}::timestamptz)))`;
 }

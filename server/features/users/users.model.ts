@@ -154,3 +154,27 @@ export function userAuditEntry(
     subject: { name: `${user.first_name} ${user.last_name}`, emails: [user.email] },
   };
 }
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Dormant accounts (issue 23): the moment before which an account with no sign-in, creation or reactivation since is
+ * dormant at `now`, DORMANCY_WARN_AFTER_DAYS before it; null when the warning is off (0): then only warned accounts are.
+ */
+export function dormancyCutoff(now: Date, warnAfterDays: number): Date | null {
+  return warnAfterDays === 0 ? null : new Date(now.getTime() - warnAfterDays * DAY_MS);
+}
+
+type DormancyFields = Pick<UserRow, 'is_active' | 'dormancy_warned_at' | 'last_login_at' | 'created_at' | 'reactivated_at'>;
+
+/**
+ * When the account is dormant (as the list's 'Comptes dormants' keeps them, users-dormancy.repository.ts
+ * dormantCondition): the last sign-in, or the creation when never signed in ('Inactif depuis le …'); else null.
+ */
+export function dormantSince(user: DormancyFields, cutoff: Date | null): Date | null {
+  if (!user.is_active) return null;
+  const moments = [user.last_login_at, user.created_at, user.reactivated_at].filter((m): m is Date => m !== null).map((m) => new Date(m).getTime());
+  const activity = Math.max(...moments);
+  const dormant = user.dormancy_warned_at !== null || (cutoff !== null && activity <= cutoff.getTime());
+  return dormant ? new Date(user.last_login_at ?? user.created_at) : null;
+}
