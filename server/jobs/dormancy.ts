@@ -17,10 +17,12 @@ export interface DormancyJobsDeps {
   dormancy: UsersDormancyService;
   config: DormancyConfig;
   batchSize?: number;
+  /** Tests: the most accounts one run moves (DormancyRunOptions). */
+  maxPerRun?: number;
 }
 
-export function dormancyJobs({ dormancy, config, batchSize }: DormancyJobsDeps): ScheduledJob[] {
-  const batch = batchSize ? { batchSize } : {};
+export function dormancyJobs({ dormancy, config, batchSize, maxPerRun }: DormancyJobsDeps): ScheduledJob[] {
+  const batch = { ...(batchSize ? { batchSize } : {}), ...(maxPerRun ? { maxPerRun } : {}) };
   return [
     {
       name: 'users.dormancy-deletion',

@@ -35,15 +35,17 @@ export interface WarnedRow {
  * longest unused first; rows another transaction holds are left to the next batch. Answers them.
  */
 export async function markDormancyWarnings(trx: Transaction<Database>, cutoff: Date, now: Date, limit: number): Promise<WarnedRow[]> {
+  // The batch is picked once (a materialized CTE): a subquery under IN may be run again by the plan and pick more.
   const { rows } = await sql<WarnedRow>`
-    update users set dormancy_warned_at = ${now}::timestamptz
-    where users.id in (
+    with picked as materialized (
       select users.id from users
       where users.is_active and users.dormancy_warned_at is null and ${ACTIVITY} <= ${cutoff}::timestamptz
       order by ${ACTIVITY}, users.id
       limit ${limit}
       for update skip locked)
-    and users.is_active and users.dormancy_warned_at is null
+    update users set dormancy_warned_at = ${now}::timestamptz
+    from picked
+    where users.id = picked.id and users.is_active and users.dormancy_warned_at is null
     returning users.id, users.email, users.first_name, users.last_name, users.last_login_at, ${ACTIVITY} as activity`.execute(trx);
   return rows;
 }

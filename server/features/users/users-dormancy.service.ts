@@ -39,6 +39,11 @@ const daysAfter = (moment: Date, days: number) => new Date(moment.getTime() + da
 export interface DormancyRunOptions {
   signal?: AbortSignal;
   batchSize?: number;
+  /**
+   * The most accounts one run moves (default: 10,000 warnings, 1,000 deactivations or deletions): a first run on a
+   * large database spreads its backlog over the following hourly runs instead of outliving its lease.
+   */
+  maxPerRun?: number;
 }
 
 /** The machine's answer, or an error: a job never makes a move the machine refuses. */
@@ -60,14 +65,14 @@ export function usersDormancyService(deps: ServiceDeps, users: Pick<UsersService
   async function eachDue(
     read: (after: { since: Date; id: string } | null, limit: number) => Promise<DueRow[]>,
     move: (row: DueRow) => Promise<void>,
-    { signal, batchSize = 200 }: DormancyRunOptions,
+    { signal, batchSize = 200, maxPerRun = 1_000 }: DormancyRunOptions,
     log: StepLog,
   ): Promise<{ moved: number; failed: number }> {
     let moved = 0;
     let failed = 0;
     let after: { since: Date; id: string } | null = null;
-    while (!signal?.aborted) {
-      const rows = await read(after, batchSize);
+    while (!signal?.aborted && moved < maxPerRun) {
+      const rows = await read(after, Math.min(batchSize, maxPerRun - moved));
       for (const row of rows) {
         if (signal?.aborted) break;
         try {
@@ -88,16 +93,17 @@ export function usersDormancyService(deps: ServiceDeps, users: Pick<UsersService
 
   return {
     /** Warns the accounts whose first period has passed; tells the back office of the SIRENs left without an administrator. */
-    async warnDormantAccounts(now: Date, config: DormancyConfig, { signal, batchSize = 500 }: DormancyRunOptions = {}): Promise<{ warned: number; sirens: number }> {
+    async warnDormantAccounts(now: Date, config: DormancyConfig, { signal, batchSize = 500, maxPerRun = 10_000 }: DormancyRunOptions = {}): Promise<{ warned: number; sirens: number }> {
       if (config.warnAfterDays === 0) return { warned: 0, sirens: 0 };
       const cutoff = daysBefore(now, config.warnAfterDays);
       const deactivatesOn = config.deactivateAfterDays === 0 ? null : frenchDate(daysAfter(now, config.deactivateAfterDays));
       await clearAnsweredSirenNotices(db);
       let warned = 0;
       let sirens = 0;
-      while (!signal?.aborted) {
+      while (!signal?.aborted && warned < maxPerRun) {
+        const limit = Math.min(batchSize, maxPerRun - warned);
         const batch = await inTransaction(db, async ({ trx }) => {
-          const rows = await markDormancyWarnings(trx, cutoff, now, batchSize);
+          const rows = await markDormancyWarnings(trx, cutoff, now, limit);
           for (const row of rows) {
             requireMove('active', { type: 'account.warn', now: now.getTime(), dueAt: daysAfter(row.activity, config.warnAfterDays).getTime() }, 'dormantWarned');
             const mail = { email: row.email, firstName: row.first_name, lastName: row.last_name, everSignedIn: row.last_login_at !== null };
@@ -107,7 +113,7 @@ export function usersDormancyService(deps: ServiceDeps, users: Pick<UsersService
         });
         warned += batch.count;
         sirens += batch.sirens;
-        if (batch.count < batchSize) break;
+        if (batch.count < limit) break;
       }
       return { warned, sirens };
     },

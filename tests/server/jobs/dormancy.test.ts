@@ -2,8 +2,12 @@
 // warned by e-mail, deactivated after the second, deleted after the third (never a back-office account); a sign-in
 // or a reactivation restarts the clock; 0 turns a step off. The real server's runner ticks on a fake clock.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JobRunEvent } from '../../../server/jobs/runner.ts';
+import { dormancyJobs } from '../../../server/jobs/dormancy.ts';
+import { buildServices } from '../../../server/features/services.ts';
+import { LocalIdentityDirectory } from '../../../server/identity/directory.ts';
+import { createOutbox } from '../../../server/mail/outbox.ts';
 import { backends, type Backend } from '../db/test-databases.ts';
 import { send } from '../support/api.ts';
 import { fakeClock, type FakeClock } from '../support/fake-clock.ts';
@@ -14,6 +18,9 @@ const T0 = Date.UTC(2026, 11, 14, 7, 30); // 14/12/2026 08:30 in Paris
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const PERIODS = { DORMANCY_WARN_AFTER_DAYS: '365', DORMANCY_DEACTIVATE_AFTER_DAYS: '30', DORMANCY_DELETE_AFTER_DAYS: '365' };
+const CONFIG = { warnAfterDays: 365, deactivateAfterDays: 30, deleteAfterDays: 365 };
+// Each test moves a year or more of jobs on a fresh server: minutes on a loaded machine, never a sleep.
+vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 
 describe.each(backends)('the dormant accounts jobs on $name', (backend: Backend) => {
   let t: TestApp | undefined;
@@ -196,6 +203,31 @@ describe.each(backends)('the dormant accounts jobs on $name', (backend: Backend)
     await after(HOUR);
     expect((await after(366 * DAY))['users.dormancy-warning']).toEqual({ warned: 1, sirens: 1 });
     expect(await notices()).toHaveLength(2 * told.length);
+  });
+
+  it('spreads a backlog over the runs: at most so many accounts moved by one run, the rest at the next', async () => {
+    await start();
+    const sleepers = [await person(400), await person(401), await person(402)];
+    const services = buildServices({
+      db: db(),
+      directory: new LocalIdentityDirectory(),
+      listTotals: null,
+      outbox: createOutbox(null),
+      accountSetupUrl: () => '',
+      publicOrigin: 'https://portail.exemple.fr',
+      log: { error: () => undefined },
+      creationLimits: { usersPerHour: 0, invitationsPerHour: 0 },
+      requests: { expiryDays: 30, reminderPendingDays: 7, reminderBeforeExpiryDays: 3 },
+      now: () => new Date(clock.now()),
+      dormancy: CONFIG,
+    });
+    const jobs = dormancyJobs({ dormancy: services.dormancy, config: CONFIG, maxPerRun: 2, batchSize: 1 });
+    const run = (name: string, now: number) => jobs.find((j) => j.name === name)!.run({ now: new Date(now), signal: new AbortController().signal, log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+    expect(await run('users.dormancy-warning', T0)).toEqual({ warned: 2, sirens: 0 });
+    expect(await run('users.dormancy-warning', T0 + HOUR)).toEqual({ warned: 1, sirens: 0 });
+    expect(await run('users.dormancy-deactivation', T0 + 31 * DAY)).toEqual({ deactivated: 2, failed: 0 });
+    expect(await run('users.dormancy-deactivation', T0 + 31 * DAY + HOUR)).toEqual({ deactivated: 1, failed: 0 });
+    for (const sleeper of sleepers) expect((await row(sleeper.id))!.is_active).toBe(false);
   });
 
   it('sends each warning once when two servers run the jobs on one database', async () => {
