@@ -140,6 +140,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     creationLimits: config.creationLimits,
     requests: config.requests,
     retention: config,
+    dormancy: config.dormancy,
     // The job runner's clock in tests: expiry is decided on the time the jobs see.
     now: deps.jobClock ? () => new Date(deps.jobClock!.now()) : () => new Date(),
   });
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       expiredRowPurges,
       requests: config.requests,
       publicOrigin: config.publicOrigin,
+      dormancy: { service: services.dormancy, config: config.dormancy },
     }),
     log: app.log.child({ component: 'jobs' }),
     ...(deps.jobClock ? { clock: deps.jobClock } : {}),

@@ -44,7 +44,11 @@ export function usersHandlers({ users, session }: Services) {
 
     async listUsers(request: FastifyRequest<{ Querystring: ListUsersQuery }>) {
       const found = await users.list(actorOf(request), request.query);
-      const items = found.users.map(({ user, assignments, hasPendingInvitation, allowedActions }) => ({ ...toUser(user, assignments, allowedActions), hasPendingInvitation }));
+      const items = found.users.map(({ user, assignments, hasPendingInvitation, allowedActions, dormantSince }) => ({
+        ...toUser(user, assignments, allowedActions),
+        hasPendingInvitation,
+        dormantSince: dormantSince?.toISOString() ?? null,
+      }));
       return pageAnswer(items, found.total, found);
     },
 

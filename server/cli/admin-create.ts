@@ -90,6 +90,7 @@ export async function adminCreate(io: CommandIo, args: readonly string[], overri
       creationLimits: config.creationLimits,
       requests: config.requests,
       retention: config,
+      dormancy: config.dormancy,
       now: () => new Date(),
       publicOrigin: config.publicOrigin,
       accountSetupUrl: configureAccountSetup({ publicOrigin: config.publicOrigin, provider: config.auth.kind, secret: signingKeys?.accountSetupSecret ?? null }),

@@ -30,4 +30,30 @@ export interface Actor {
   permissionScopes: ReadonlyMap<string, OrganizationReach> | null;
   /** Role codes the actor holds anywhere. */
   roleCodes: ReadonlySet<string>;
+  /** The portal itself (a scheduled job: the dormancy jobs), no person: its journal entries have no author. */
+  isSystem?: true;
+}
+
+/**
+ * The portal acting by itself (the dormancy jobs, issue 23): back-office reach, with only the rights of the moves it
+ * makes (deactivating, deleting permanently). Its id is no user's; its journal entries are written without an
+ * author's id or e-mail, under the name 'Système' (auditAuthor), as issue 23 asks: 'Système a désactivé Zoé Bonnet.'
+ */
+export const SYSTEM_ACTOR: Actor = {
+  userId: '00000000-0000-0000-0000-000000000000',
+  email: '',
+  isActive: true,
+  userType: 'BACKOFFICE',
+  isBackOffice: true,
+  permissions: new Set(['USER_LIST', 'USER_CREATE', 'USER_DELETE', 'B2C_USER_DISABLE']),
+  scope: null,
+  parentIds: null,
+  permissionScopes: null,
+  roleCodes: new Set(),
+  isSystem: true,
+};
+
+/** Who a journal entry names as its author: the person, or 'Système' for the portal itself. */
+export function auditAuthor(actor: { userId: string | null; email: string | null; isSystem?: true }): { userId: string | null; email: string | null; name?: string } {
+  return actor.isSystem ? { userId: null, email: null, name: 'Système' } : { userId: actor.userId, email: actor.email };
 }

@@ -73,6 +73,12 @@ export interface UsersTable {
   pending_email: ColumnType<string | null, string | null | undefined, string | null>;
   /** Migration 0016: when the latest account set-up link was sent; links made before it no longer work. Null: none known. */
   invitation_sent_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Migration 0022 (dormant accounts): when the dormancy warning was sent; null again after a sign-in or a reactivation. */
+  dormancy_warned_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Migration 0022: when the portal deactivated the account for dormancy; null after a reactivation, and after a person's deactivation. */
+  dormancy_deactivated_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Migration 0022: the latest reactivation (the dormancy clock restarts from it). */
+  reactivated_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** Migration 0010: the links of pending e-mail changes; only the SHA-256 of each link's token is kept. */
@@ -201,7 +207,10 @@ export type OutboxKind =
   | 'email.change.notice'
   /** Migration 0015: the back office's daily digest of requests pending too long; a requester told their request will expire. */
   | 'invitation.pending.digest'
-  | 'invitation.expiring';
+  | 'invitation.expiring'
+  /** Migration 0022: a person warned that their account will be deactivated for lack of sign-in; the back office told of a SIREN without an active administrator. */
+  | 'account.dormancy.warning'
+  | 'dormancy.siren.unmanaged';
 
 export interface OutboxTable {
   id: GeneratedAlways<number>;
@@ -360,6 +369,12 @@ export interface ErasedPersonsTable {
   erased_at: TimestampWithDefault;
 }
 
+/** Migration 0022: the back office told that a SIREN has no active employer administrator left (once while it lasts). */
+export interface DormancySirenNoticesTable {
+  siren_id: string;
+  notified_at: Timestamp;
+}
+
 export interface Database {
   erased_persons: ErasedPersonsTable;
   bulk_actions: BulkActionsTable;
@@ -383,6 +398,7 @@ export interface Database {
   role_assignments: RoleAssignmentsTable;
   invitations: InvitationsTable;
   invitation_digests: InvitationDigestsTable;
+  dormancy_siren_notices: DormancySirenNoticesTable;
   identity_accounts: IdentityAccountsTable;
   schema_migrations: SchemaMigrationsTable;
   scheduled_jobs: ScheduledJobsTable;

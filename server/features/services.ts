@@ -1,6 +1,6 @@
 // The product's use cases, built once per app with what they need, and handed to the API's handlers.
 import type { Kysely } from 'kysely';
-import type { RequestLifecycleConfig } from '../config.ts';
+import type { DormancyConfig, RequestLifecycleConfig } from '../config.ts';
 import type { ListTotals } from '../db/list-totals.ts';
 import type { Database } from '../db/schema.ts';
 import type { StepLog } from '../db/unit-of-work.ts';
@@ -18,6 +18,7 @@ import type { RetentionSettings } from './retention/retention.model.ts';
 import { rolesService } from './roles/roles.service.ts';
 import { sessionService } from './session/session.service.ts';
 import { usersBulkService } from './users/users-bulk.service.ts';
+import { usersDormancyService } from './users/users-dormancy.service.ts';
 import { usersService } from './users/users.service.ts';
 import { workflowFiguresService } from './workflows/workflow-figures.service.ts';
 
@@ -41,6 +42,8 @@ export interface ServiceDeps {
   retention: RetentionSettings;
   /** The time the services decide with (a request's expiry); tests move it. */
   now: () => Date;
+  /** DORMANCY_*_DAYS: the users list's 'Comptes dormants' (issue 23). */
+  dormancy: DormancyConfig;
 }
 
 export function buildServices(deps: ServiceDeps) {
@@ -49,6 +52,7 @@ export function buildServices(deps: ServiceDeps) {
     session: sessionService(deps),
     users,
     bulkActions: usersBulkService(deps, users),
+    dormancy: usersDormancyService(deps, users),
     invitations: { ...invitationsService(deps), ...invitationsRequesterService(deps) },
     organizations: organizationsService(deps),
     roles: rolesService(deps),

@@ -1,7 +1,7 @@
 // Every scheduled job of the product, in one place: the runner (./runner.ts) runs them, each on one node at a
 // time. To add one, write it in a file of this folder (a ScheduledJob: name, everyMs, run) and list it here.
 import type { Kysely } from 'kysely';
-import type { RequestLifecycleConfig } from '../config.ts';
+import type { DormancyConfig, RequestLifecycleConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { outboxRetentionJob } from './outbox-retention.ts';
 import { auditRetentionJob } from './audit-retention.ts';
@@ -11,6 +11,8 @@ import { searchBackfillJob } from './search-backfill.ts';
 import { bulkActionsRetentionJob } from './bulk-actions-retention.ts';
 import { expiredRowsJob, type ExpiredRowsPurge } from './expired-rows.ts';
 import { requestLifecycleJobs } from './invitation-lifecycle.ts';
+import { dormancyJobs } from './dormancy.ts';
+import type { UsersDormancyService } from '../features/users/users-dormancy.service.ts';
 import type { ScheduledJob } from './runner.ts';
 
 export interface JobsDeps {
@@ -25,6 +27,8 @@ export interface JobsDeps {
   requests?: RequestLifecycleConfig;
   /** The portal's origin, for the links of the reminders. */
   publicOrigin?: string;
+  /** Dormant accounts: the service that moves them, and DORMANCY_*_DAYS. None: no dormancy jobs. */
+  dormancy?: { service: UsersDormancyService; config: DormancyConfig };
 }
 
 const DEFAULT_REQUESTS: RequestLifecycleConfig = { expiryDays: 30, reminderPendingDays: 7, reminderBeforeExpiryDays: 3 };
@@ -40,5 +44,6 @@ export function scheduledJobs(deps: JobsDeps): ScheduledJob[] {
     searchBackfillJob({ db: deps.db }),
     // The expiry before the reminders: a request past its period is never told it will expire.
     ...requestLifecycleJobs({ db: deps.db, requests: deps.requests ?? DEFAULT_REQUESTS, listUrl: `${deps.publicOrigin ?? ''}/admin` }),
+    ...(deps.dormancy ? dormancyJobs({ dormancy: deps.dormancy.service, config: deps.dormancy.config }) : []),
   ];
 }

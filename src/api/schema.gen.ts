@@ -1312,6 +1312,11 @@ export interface components {
          *     the back office holding USER_LIST, or oneself). An action left out answers 403, 404 or 409 if tried.
          */
         UserActions: ("edit" | "deactivate" | "reactivate" | "delete" | "resendInvitation" | "exportPersonalData")[];
+        /**
+         * @description A state of accounts the users list keeps (listUsers `accountState`); one value per state.
+         * @enum {string}
+         */
+        AccountStateFilter: "dormant";
         /** @description A user as listed by listUsers, with whether an administrator or role request is pending for them */
         UserListItem: components["schemas"]["User"] & {
             /**
@@ -1319,6 +1324,12 @@ export interface components {
              *     back-office caller, else on an organization of the caller's scope
              */
             hasPendingInvitation: boolean;
+            /**
+             * Format: date-time
+             * @description When the account is dormant (as `accountState=dormant` keeps them): the date of the person's last
+             *     sign-in, or of the account's creation if they never signed in ('Inactif depuis le …'). Null otherwise.
+             */
+            dormantSince: string | null;
         };
         UserList: {
             items: components["schemas"]["UserListItem"][];
@@ -1927,6 +1938,16 @@ export interface components {
         Page: number;
         PageSize: number;
         Search: string;
+        /**
+         * @description Keeps the users in one state of their account (absent: every state), combined with the other filters, in
+         *     the caller's reach like the whole list, with an exact total.
+         *     `dormant` ('Comptes dormants', issue 23): active accounts that were warned of their dormancy and have not
+         *     signed in since (nor been reactivated), or that have not signed in for DORMANCY_WARN_AFTER_DAYS days (365
+         *     by default) counted from the latest of their last sign-in, their creation and their latest reactivation,
+         *     at the moment of the request, even if the warning job has not yet run. With DORMANCY_WARN_AFTER_DAYS=0
+         *     (no warning), only accounts already warned. Deactivated accounts are never dormant.
+         */
+        AccountState: components["schemas"]["AccountStateFilter"];
         /** @description The user's version as an entity tag, for example "7" (quotes and W/ optional). */
         IfMatch: string;
     };
@@ -2093,6 +2114,16 @@ export interface operations {
                 includeInactive?: boolean;
                 /** @description Leaves the signed-in user out of the list and of its total */
                 excludeSelf?: boolean;
+                /**
+                 * @description Keeps the users in one state of their account (absent: every state), combined with the other filters, in
+                 *     the caller's reach like the whole list, with an exact total.
+                 *     `dormant` ('Comptes dormants', issue 23): active accounts that were warned of their dormancy and have not
+                 *     signed in since (nor been reactivated), or that have not signed in for DORMANCY_WARN_AFTER_DAYS days (365
+                 *     by default) counted from the latest of their last sign-in, their creation and their latest reactivation,
+                 *     at the moment of the request, even if the warning job has not yet run. With DORMANCY_WARN_AFTER_DAYS=0
+                 *     (no warning), only accounts already warned. Deactivated accounts are never dormant.
+                 */
+                accountState?: components["parameters"]["AccountState"];
                 sort?: "name" | "email" | "lastLogin";
                 order?: "asc" | "desc";
             };

@@ -1,3 +1,5 @@
+import type { AccountStateFilter } from '../domain/account-states';
+
 /**
  * The texts of the lists (the users list and what every list shares: the combobox, the pagination, the sort): the
  * users screen imports these only, so that it does not download the texts of the other screens (fr.ts includes them).
@@ -17,6 +19,11 @@ export const frLists = {
     siretSearch: 'Rechercher un SIRET',
     all: 'Tous',
     role: 'Filtrer par rôle :',
+    /** Issue 23: the state of the accounts shown ('Tous' first). */
+    accountState: 'État du compte',
+    accountStates: { dormant: 'Comptes dormants' } satisfies Record<AccountStateFilter, string>,
+    /** A dormant account: its last sign-in, or its creation if never (DD/MM/YYYY). */
+    inactiveSince: (date: string) => `Inactif depuis le ${date}`,
     search: 'Rechercher par nom ou email...',
     searchLabel: 'Rechercher un utilisateur',
     columns: { name: 'Nom', email: 'Email', lastLogin: 'Dernière connexion', roles: 'Rôles', actions: 'Actions' },

@@ -1,14 +1,16 @@
 // What a list screen asks the API for, from its URL: shared by the screen and its route's loader (issue 18), so
 // that both name one query and the screen finds the answer the loader started.
 import { statusQuery, type InvitationStatusFilter } from '../domain/invitation-status';
+import type { AccountStateFilter } from '../domain/account-states';
 
 /** /utilisateurs: the users list's request (listUsers' query). */
-export function usersListQuery(search: { siren?: string; siret?: string; role?: string; search: string; sort: 'name' | 'email' | 'lastLogin'; order: 'asc' | 'desc'; page: number; pageSize: number }) {
+export function usersListQuery(search: { siren?: string; siret?: string; role?: string; accountState?: AccountStateFilter; search: string; sort: 'name' | 'email' | 'lastLogin'; order: 'asc' | 'desc'; page: number; pageSize: number }) {
   return {
     organizationId: search.siret ?? search.siren,
     roleCode: search.role,
     search: search.search.trim() || undefined,
     includeInactive: true,
+    accountState: search.accountState,
     sort: search.sort,
     order: search.order,
     page: search.page,

@@ -39,6 +39,12 @@ export const numberOf =
     return (values as readonly number[]).includes(n) ? (n as V) : fallback;
   };
 
+/** One of the values, or nothing. */
+export const maybeOneOf =
+  <const V extends string>(values: readonly V[]): SearchField<V | undefined> =>
+  (raw) =>
+    (values as readonly unknown[]).includes(raw) ? (raw as V) : undefined;
+
 /** A string matching the pattern, or nothing. */
 export const matching =
   (pattern: RegExp): SearchField<string | undefined> =>

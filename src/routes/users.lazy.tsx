@@ -20,6 +20,7 @@ import { UsersTable, type UserRow } from '../ui/users/users-table';
 import { useToast } from '../ui/toaster';
 import { frLists as fr } from '../i18n/fr-lists';
 import { usersListQuery } from '../lib/list-queries';
+import { ACCOUNT_STATES } from '../domain/account-states';
 import type { UsersSearch } from './users';
 
 /** Spec §9: toasts of about 3.3 s on the users screens; the name or email search waits 500 ms. */
@@ -50,10 +51,12 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
   const orgs = useUsersOrganizationFilters({ api, siren: search.siren, siret: search.siret, onChange: (changes) => update({ ...changes, page: 1 }) });
   const roles = useQuery(rolesQueryOptions(api));
   // Started by the route's loader already, with the screen's code; the export takes the same filters, all pages.
-  const { page: _page, pageSize: _pageSize, ...filters } = usersListQuery(search);
+  // The state of the account filters the list only: the export and 'every result' of a selection do not take it (yet),
+  // so that neither is offered for the whole list while it is set.
+  const { page: _page, pageSize: _pageSize, accountState, ...filters } = usersListQuery(search);
   const { sort: _sort, order: _order, ...bulkFilters } = filters;
   const users = useQuery(usersQueryOptions(api, usersListQuery(search)));
-  const bulk = useBulkSelection({ api, queryClient, actor, filters: bulkFilters, list: users.data });
+  const bulk = useBulkSelection({ api, queryClient, actor, filters: { ...bulkFilters, ...(accountState ? { accountState } : {}) }, list: users.data, canSelectAll: !accountState });
   const chosenSiren = orgs.chosenSiren ?? (!backOffice && orgs.unsearchedSirens.length === 1 ? orgs.unsearchedSirens[0] : undefined);
   const title = !backOffice && chosenSiren ? t.titleFor(chosenSiren.name) : t.title;
   useDocumentTitle(title);
@@ -74,15 +77,22 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
         onAdd={() => void router.navigate({ to: '/utilisateurs/creer' })}
         onRequestAdmin={() => void router.navigate({ to: '/admin-actions' })}
         actions={
-          <Suspense fallback={null}>
-            <UsersCsvExport api={api} filters={filters} />
-          </Suspense>
+          !accountState && (
+            <Suspense fallback={null}>
+              <UsersCsvExport api={api} filters={filters} />
+            </Suspense>
+          )
         }
         filters={
           <UsersFilters
             sirens={showSirenFilter ? orgs.sirenFilter : null}
             sirets={orgs.siretFilter}
             roles={{ options: (roles.data ?? []).map((r) => ({ value: r.code, label: roleDisplayLabel(r.name) })), value: search.role ?? '', onChange: (v) => update({ role: v || undefined, page: 1 }) }}
+            accountStates={{
+              options: ACCOUNT_STATES.map((state) => ({ value: state, label: t.accountStates[state] })),
+              value: search.accountState ?? '',
+              onChange: (v) => update({ accountState: ACCOUNT_STATES.find((state) => state === v), page: 1 }),
+            }}
             search={{ value: search.search, delayMs: SEARCH_DEBOUNCE_MS, onSearch: (text) => update({ search: text, page: 1 }) }}
           />
         }

@@ -1,5 +1,6 @@
 // The catalog entries of the requests' lifecycle (issue 22): the machine the server's services ask (shared, in
 // rules/) and the cancellation of 'Mes demandes'. Listed in ./catalog.ts with the others.
+import { accountLifecycleMachine } from '../../rules/account-lifecycle.machine';
 import { requestLifecycleMachine } from '../../rules/request-lifecycle.machine';
 import { requestCancellationMachine } from '../machines/request-cancellation/request-cancellation.machine';
 import type { WorkflowEntry } from './catalog-types';
@@ -52,4 +53,26 @@ export const requestCancellation: WorkflowEntry = {
     'cancellation.dismiss': 'Fermer le message',
   },
   actors: { cancel: 'Annuler la demande (POST /api/v2/invitations/{id}/cancel)' },
+};
+
+export const accountLifecycle: WorkflowEntry = {
+  machine: accountLifecycleMachine,
+  title: "Cycle de vie d'un compte (serveur)",
+  description:
+    "Les états du compte d'une personne face à l'inactivité : actif ; prévenu par e-mail après DORMANCY_WARN_AFTER_DAYS jours sans connexion (365 par défaut, comptés depuis la création sans connexion) ; désactivé par le portail DORMANCY_DEACTIVATE_AFTER_DAYS jours après l'avertissement (30 par défaut) ; supprimé par le portail DORMANCY_DELETE_AFTER_DAYS jours après cette désactivation (365 par défaut), jamais un compte du back-office. Une connexion met fin à l'avertissement ; une réactivation fait repartir le délai. 0 arrête l'étape. Les tâches planifiées du serveur la consultent avant chaque changement.",
+  screens: [{ path: '/utilisateurs', name: 'Gestion des utilisateurs' }],
+  states: {
+    active: 'Actif',
+    dormantWarned: 'Prévenu de son inactivité',
+    deactivated: 'Désactivé',
+    deleted: 'Supprimé',
+  },
+  events: {
+    'account.warn': 'Délai sans connexion écoulé : e-mail de prévenance (tâche planifiée du portail)',
+    'account.signIn': 'Connexion de la personne',
+    'account.deactivate': 'Désactiver (une personne autorisée, ou le portail une fois le délai écoulé)',
+    'account.reactivate': 'Réactiver (une personne autorisée)',
+    'account.delete': 'Supprimer définitivement (le back-office, ou le portail une fois le délai écoulé, jamais un compte du back-office)',
+  },
+  actors: {},
 };

@@ -11,7 +11,7 @@ import { emailConfirmationMachine } from '../machines/email-confirmation/email-c
 import { csvExportMachine } from '../machines/csv-export/csv-export.machine';
 import { bulkActionMachine } from '../machines/bulk-action/bulk-action.machine';
 import type { WorkflowEntry } from './catalog-types';
-import { requestCancellation, requestLifecycle } from './catalog-requests';
+import { accountLifecycle, requestCancellation, requestLifecycle } from './catalog-requests';
 import { personalDataDownload } from './catalog-personal-data';
 
 export type { WorkflowCoverage, WorkflowEntry, WorkflowScreen } from './catalog-types';
@@ -343,6 +343,7 @@ export const workflowCatalog: readonly WorkflowEntry[] = [
   csvExport,
   requestLifecycle,
   requestCancellation,
+  accountLifecycle,
   bulkAction,
   personalDataDownload,
 ];

@@ -49,6 +49,7 @@ function user(firstName: string, lastName: string, organizations: ReturnType<typ
     version: 1,
     allowedActions: [],
     hasPendingInvitation: false,
+    dormantSince: null,
     ...overrides,
   };
 }

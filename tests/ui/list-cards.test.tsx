@@ -108,7 +108,7 @@ describe('a table from 640 px', () => {
 });
 
 const allowed = { edit: true, changeActivation: true, deletePermanently: false, resendInvitation: false, refusal: 'noRight' } as const;
-const zoe: UserRow = { id: 'u1', name: 'Zoé Boulanger', email: EMAIL, lastLogin: '20/11/2026 09:00', invitationSentOn: null, isActive: true, roles: [{ code: 'COMPTABLE', label: 'Comptable', tone: 'grey' }, { code: 'RH', label: 'RH', tone: 'grey' }], allowed };
+const zoe: UserRow = { id: 'u1', name: 'Zoé Boulanger', email: EMAIL, lastLogin: '20/11/2026 09:00', invitationSentOn: null, isActive: true, inactiveSince: null, roles: [{ code: 'COMPTABLE', label: 'Comptable', tone: 'grey' }, { code: 'RH', label: 'RH', tone: 'grey' }], allowed };
 const paul: UserRow = { ...zoe, id: 'u2', name: 'Paul Martin', email: 'paul.martin@exemple.fr', lastLogin: null, invitationSentOn: '02/11/2026', isActive: false, roles: [] };
 
 function renderUsers(selection: UsersTableProps['selection']) {

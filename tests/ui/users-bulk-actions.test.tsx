@@ -44,6 +44,7 @@ function person(n: number, lastName: string, overrides: Partial<UserListItem> = 
     version: 1,
     allowedActions: ['edit', 'deactivate'],
     hasPendingInvitation: false,
+    dormantSince: null,
     ...overrides,
   };
 }

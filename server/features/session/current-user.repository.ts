@@ -116,11 +116,14 @@ export async function loadCurrentUserBySubject(db: Kysely<Database>, subject: st
   };
 }
 
-/** Records a sign-in newer than the last one known (the provider does not tell us of sign-ins; tokens do). */
+/**
+ * Records a sign-in newer than the last one known (the provider does not tell us of sign-ins; tokens do). It ends a
+ * dormancy warning (issue 23, the account-lifecycle machine's account.signIn): the clock starts again from it.
+ */
 export async function recordSignIn(db: Kysely<Database>, userId: string, at: Date): Promise<void> {
   await db
     .updateTable('users')
-    .set({ last_login_at: at })
+    .set({ last_login_at: at, dormancy_warned_at: null })
     .where('id', '=', userId)
     .where((eb) => eb.or([eb('last_login_at', 'is', null), eb('last_login_at', '<', at)]))
     .execute();

@@ -82,6 +82,8 @@ export function usersEditService(deps: UsersDeps) {
             city: f.city,
             metadata: f.metadata,
             is_active: change.isActive,
+            // A reactivation restarts the dormancy clock (issue 23): from now, no warning or portal's deactivation kept.
+            ...(activeChanged && change.isActive ? { reactivated_at: deps.now(), dormancy_warned_at: null, dormancy_deactivated_at: null } : {}),
           };
           const updated = await updateUserRow(trx, id, columns, change.expectedVersion);
           if (!updated) throw staleVersion();

@@ -9,6 +9,7 @@ import { exactTotal, userCount, type ListTotals } from '../../db/list-totals.ts'
 import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
 import { searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
+import { dormantCondition } from './users-dormancy.repository.ts';
 import type { Database } from '../../db/schema.ts';
 
 export { sortKey, type UserSort } from './users-sort.repository.ts';
@@ -28,6 +29,22 @@ export interface UserFilter {
   excludeUserId?: string;
   /** Only these users (a selection of the list: exportSelectedUsers). */
   userIds?: readonly string[];
+  /** Only the accounts in this state (listUsers' accountState). */
+  accountState?: AccountStateCondition;
+}
+
+/**
+ * A state of accounts as the list's condition reads it. 'dormant': active, and warned or with no sign-in, creation or
+ * reactivation since `cutoff` (null: warned only, the warning being off).
+ */
+export type AccountStateCondition = { state: 'dormant'; cutoff: Date | null };
+
+/** The condition of one state of accounts. */
+function accountStateCondition(condition: AccountStateCondition): Expression<SqlBool> {
+  switch (condition.state) {
+    case 'dormant':
+      return dormantCondition(condition.cutoff);
+  }
 }
 
 export interface UserListQuery extends UserFilter {
@@ -50,7 +67,7 @@ type UsersEb = ExpressionBuilder<Database, 'users'>;
 
 /** Whether the list is filtered by more than is_active (and the caller left out): its total then needs a count. */
 function isFiltered(query: UserFilter): boolean {
-  return Boolean(query.search?.trim() || query.organization || query.roleCode || query.scope);
+  return Boolean(query.search?.trim() || query.organization || query.roleCode || query.scope || query.accountState);
 }
 
 /** The condition of a list or an export on `users`: is_active, the caller left out, the search, the organization, the role, the scope. */
@@ -59,6 +76,7 @@ export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> 
   if (!query.includeInactive) conditions.push(eb('users.is_active', '=', true));
   if (query.excludeUserId) conditions.push(eb('users.id', '<>', query.excludeUserId));
   if (query.userIds) conditions.push(sql<SqlBool>`users.id = any(${[...query.userIds]}::uuid[])`);
+  if (query.accountState) conditions.push(accountStateCondition(query.accountState));
   const search = query.search?.trim();
   if (search) conditions.push(sql<SqlBool>`exists (select 1 from user_search as s where s.id = users.id and ${searchCondition(searchTerm(search))})`);
   const { organization, roleCode, scope } = query;
@@ -133,13 +151,14 @@ export interface ListUsersOptions {
 export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, totals: ListTotals | null = null, options: ListUsersOptions = {}): Promise<UserListPage> {
   const search = query.search?.trim();
   const offset = pageOffset(query);
-  if (search && !query.organization && !query.roleCode && !query.scope && !query.userIds) {
+  if (search && !query.organization && !query.roleCode && !query.scope && !query.userIds && !query.accountState) {
     const found = await searchPage(db, { ...query, offset, term: searchTerm(search), everyone: () => countUnfiltered(db, { includeInactive: query.includeInactive }) }, totals, options.searchAccess);
     if (found.ids.length === 0) return { rows: [], assignments: [], total: found.total };
     const rows = await pageRows(db, query, sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)`.as('page'));
     return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total: found.total };
   }
-  const total = isFiltered(query) ? await exactTotal(db, 'users', countUsers(db, query), totals) : await countUnfiltered(db, query);
+  // A state of accounts moves with time and sign-ins, which the list version does not follow: counted every time.
+  const total = isFiltered(query) ? await exactTotal(db, 'users', countUsers(db, query), query.accountState ? null : totals) : await countUnfiltered(db, query);
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
 
   // The page's size and offset are written in the statement (literals): the planner knows how few rows it

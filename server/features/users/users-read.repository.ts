@@ -11,7 +11,7 @@ export type { UserRow } from '../../db/schema.ts';
 export const USER_COLUMNS = [
   'users.id', 'users.auth_id', 'users.email', 'users.first_name', 'users.last_name', 'users.job_title', 'users.phone_number', 'users.mobile_phone',
   'users.street', 'users.postal_code', 'users.city', 'users.metadata', 'users.user_type', 'users.is_active', 'users.last_login_at', 'users.created_at',
-  'users.updated_at', 'users.version', 'users.invitation_sent_at',
+  'users.updated_at', 'users.version', 'users.invitation_sent_at', 'users.dormancy_warned_at', 'users.dormancy_deactivated_at', 'users.reactivated_at',
 ] as const satisfies readonly `users.${keyof UserRow}`[];
 
 /** users.pending_email while its confirmation link is still good (24 h), else null: an expired request waits no more. */

@@ -10,7 +10,8 @@ import { loadRoles, type RoleRecord } from '../roles/roles.repository.ts';
 import { findUser, loadAssignments, loadOrganizationsForEdit, ownPermissions, type AssignmentRecord } from './users-read.repository.ts';
 import { listUsersPage, type ListedUserRow, type UserFilter } from './users-list.repository.ts';
 import { INPUT_MESSAGES, type ListUsersQuery, type UserFilterQuery } from './users.input.ts';
-import type { UserScope } from './users.model.ts';
+import { dormancyCutoff, dormantSince, type UserScope } from './users.model.ts';
+import type { DormancyConfig } from '../../config.ts';
 import {
   allowedUserActions,
   assignableRoles,
@@ -55,7 +56,7 @@ export interface FullDetails {
 }
 
 export interface UsersPage {
-  users: (SeenUser & { hasPendingInvitation: boolean; allowedActions: UserAction[] })[];
+  users: (SeenUser & { hasPendingInvitation: boolean; allowedActions: UserAction[]; dormantSince: Date | null })[];
   total: number;
   page: number;
   pageSize: number;
@@ -126,7 +127,7 @@ export function byUserId<A extends { userId: string }>(assignments: readonly A[]
   return byUser;
 }
 
-export function usersReadService({ db, listTotals }: { db: Kysely<Database>; listTotals: ListTotals | null }) {
+export function usersReadService({ db, listTotals, now, dormancy }: { db: Kysely<Database>; listTotals: ListTotals | null; now: () => Date; dormancy: DormancyConfig }) {
   async function readable(actor: Actor, id: string): Promise<VisibleUser> {
     requireCanReadUser(actor, id);
     return visibleUser(db, actor, id);
@@ -146,7 +147,8 @@ export function usersReadService({ db, listTotals }: { db: Kysely<Database>; lis
 
     /** listUsers: one page within the actor's reach, with the exact total. */
     async list(actor: Actor, q: ListUsersQuery): Promise<UsersPage> {
-      const filter = await userFilterFor(db, actor, q);
+      const cutoff = dormancyCutoff(now(), dormancy.warnAfterDays);
+      const filter = { ...(await userFilterFor(db, actor, q)), ...(q.accountState ? { accountState: { state: q.accountState, cutoff } } : {}) };
       const page = { page: q.page ?? 1, pageSize: q.pageSize ?? 10 };
       const { rows, assignments, total } = await listUsersPage(db, { ...filter, ...page, pendingReach: pendingRequestReach(filter.scope) }, listTotals);
       const byUser = byUserId(assignments);
@@ -155,6 +157,7 @@ export function usersReadService({ db, listTotals }: { db: Kysely<Database>; lis
         ...seenBy(actor, { scope, user, assignments: byUser.get(user.id) ?? [] }),
         hasPendingInvitation: user.has_pending_invitation,
         allowedActions: actionsOn(actor, { user, assignments: byUser.get(user.id) ?? [] }),
+        dormantSince: dormantSince(user, cutoff),
       }));
       return { users, total, ...page };
     },

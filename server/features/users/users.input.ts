@@ -334,7 +334,11 @@ export interface UserFilterQuery {
   order?: 'asc' | 'desc';
 }
 
+/** listUsers' `accountState` (openapi.yaml AccountStateFilter): one value per state of accounts. */
+export type AccountStateFilter = 'dormant';
+
 export interface ListUsersQuery extends UserFilterQuery {
+  accountState?: AccountStateFilter;
   page?: number;
   pageSize?: number;
 }

@@ -3,7 +3,7 @@ import type { OrganizationDto } from '../organizations/organizations.repository.
 import type { RoleRecord } from '../roles/roles.repository.ts';
 import type { AssignmentRecord } from './users-read.repository.ts';
 import type { UserRow } from '../../db/schema.ts';
-import type { OrganizationReach } from '../../core/actor.ts';
+import { auditAuthor, type OrganizationReach } from '../../core/actor.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -138,18 +138,43 @@ export function describeAssignments(assignments: readonly AssignmentRecord[]): s
  * one's is the entry's organization).
  */
 export function userAuditEntry(
-  actor: { userId: string | null; email: string | null },
+  actor: { userId: string | null; email: string | null; isSystem?: true },
   user: Pick<UserRow, 'id' | 'first_name' | 'last_name' | 'email'>,
   before: readonly Pick<AssignmentRecord, 'organizationId'>[],
   after: readonly Pick<AssignmentRecord, 'organizationId'>[] = before,
 ) {
   const organizationIds = [...new Set([...before, ...after].map((a) => a.organizationId))];
   return {
-    actor,
+    // The portal's own moves (the dormancy jobs) are written without an author, as the requests' expiry.
+    actor: auditAuthor(actor),
     entityType: 'user' as const,
     entityId: user.id,
     organizationId: organizationIds[0] ?? null,
     organizationIds,
     subject: { name: `${user.first_name} ${user.last_name}`, emails: [user.email] },
   };
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Dormant accounts (issue 23): the moment before which an account with no sign-in, creation or reactivation since is
+ * dormant at `now`, DORMANCY_WARN_AFTER_DAYS before it; null when the warning is off (0): then only warned accounts are.
+ */
+export function dormancyCutoff(now: Date, warnAfterDays: number): Date | null {
+  return warnAfterDays === 0 ? null : new Date(now.getTime() - warnAfterDays * DAY_MS);
+}
+
+type DormancyFields = Pick<UserRow, 'is_active' | 'dormancy_warned_at' | 'last_login_at' | 'created_at' | 'reactivated_at'>;
+
+/**
+ * When the account is dormant (as the list's 'Comptes dormants' keeps them, users-dormancy.repository.ts
+ * dormantCondition): the last sign-in, or the creation when never signed in ('Inactif depuis le …'); else null.
+ */
+export function dormantSince(user: DormancyFields, cutoff: Date | null): Date | null {
+  if (!user.is_active) return null;
+  const moments = [user.last_login_at, user.created_at, user.reactivated_at].filter((m): m is Date => m !== null).map((m) => new Date(m).getTime());
+  const activity = Math.max(...moments);
+  const dormant = user.dormancy_warned_at !== null || (cutoff !== null && activity <= cutoff.getTime());
+  return dormant ? new Date(user.last_login_at ?? user.created_at) : null;
 }

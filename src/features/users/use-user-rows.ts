@@ -1,6 +1,6 @@
 // The users list's rows, as the table draws them, from the page of users and the roles' names.
 import { useMemo } from 'react';
-import type { User } from '../../api/users';
+import type { UserListItem as User } from '../../api/users';
 import type { Role } from '../../api/roles';
 import type { SessionProfile } from '../../machines/session/session.machine';
 import { refusalKind } from '../../domain/user-actions';
@@ -18,6 +18,7 @@ function toRow(actor: SessionProfile, user: User, roleNames: Map<string, string>
     lastLogin: formatDateTime(user.lastLoginAt),
     invitationSentOn: user.lastLoginAt ? null : formatDate(user.invitationSentAt),
     isActive: user.isActive,
+    inactiveSince: user.dormantSince ? formatDate(user.dormantSince) : null,
     roles: user.roles.map((code) => ({ code, label: roleDisplayLabel(roleNames.get(code) ?? code), tone: roleTone(code) })),
     // What the caller may do is the server's (allowedActions); only the words of a refusal are chosen here.
     allowed: {

@@ -15,6 +15,8 @@ export interface UserRow {
   /** Never signed in: the day the latest set-up link was sent (DD/MM/YYYY), shown instead of 'N/A'. */
   invitationSentOn: string | null;
   isActive: boolean;
+  /** A dormant account (issue 23): its last sign-in, or its creation if never (DD/MM/YYYY); null otherwise. */
+  inactiveSince: string | null;
   roles: RoleChip[];
   allowed: RowPermissions;
 }
@@ -123,7 +125,7 @@ export function UsersTable({ rows, updating, sort, order, onSort, selection, ...
             subheading={row.email}
             fields={[
               { label: t.columns.roles, value: <RolesCell roles={row.roles} /> },
-              { label: t.status, value: row.isActive ? t.active : <InactiveMark /> },
+              { label: t.status, value: row.isActive ? (row.inactiveSince ? t.inactiveSince(row.inactiveSince) : t.active) : <InactiveMark /> },
               { label: t.columns.lastLogin, value: lastLogin(row) },
             ]}
             actions={rowActions(row)}
@@ -137,6 +139,7 @@ export function UsersTable({ rows, updating, sort, order, onSort, selection, ...
               <span className="flex flex-col gap-0.5">
                 {row.name}
                 {!row.isActive && <InactiveMark />}
+                {row.inactiveSince && <span className="text-xs font-normal text-slate-600">{t.inactiveSince(row.inactiveSince)}</span>}
               </span>
             </td>
             <td className="min-w-52 px-3 py-2 [overflow-wrap:anywhere]">{row.email}</td>

@@ -18,6 +18,7 @@ const TABLES = [
   'audit_log_organizations',
   'bulk_action_targets',
   'bulk_actions',
+  'dormancy_siren_notices',
   'email_change_tokens',
   'erased_persons',
   'identity_accounts',
@@ -108,6 +109,8 @@ describe.each(backends)('migrations on $name', (backend) => {
       'email.change.notice': true,
       'invitation.pending.digest': true,
       'invitation.expiring': true,
+      'account.dormancy.warning': true,
+      'dormancy.siren.unmanaged': true,
     };
     expect(listed((await kinds.execute(testDb.handle.db)).rows[0]!.def)).toEqual(Object.keys(outboxKinds).sort());
   });

@@ -33,6 +33,9 @@ describe.each(backends)('the scheduled jobs of the server on $name', (backend) =
       { job: 'invitations.expiry', outcome: 'succeeded' },
       { job: 'invitations.expiry-reminder', outcome: 'succeeded' },
       { job: 'invitations.pending-digest', outcome: 'succeeded' },
+      { job: 'users.dormancy-deletion', outcome: 'succeeded', summary: { deleted: 0, failed: 0 } },
+      { job: 'users.dormancy-deactivation', outcome: 'succeeded', summary: { deactivated: 0, failed: 0 } },
+      { job: 'users.dormancy-warning', outcome: 'succeeded' },
     ]);
     const states = await t.app.jobs.states();
     expect(states.find((s) => s.name === 'outbox.retention')).toMatchObject({ lastOutcome: 'succeeded', nextRunAt: new Date(T0 + 3600_000) });
