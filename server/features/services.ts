@@ -10,6 +10,7 @@ import type { Outbox } from '../mail/outbox.ts';
 import type { CreationLimits } from './audit/creation-limit.service.ts';
 import { auditService } from './audit/audit.service.ts';
 import { journalExportService } from './audit/journal-export.service.ts';
+import { homeService } from './home/home.service.ts';
 import { invitationsRequesterService } from './invitations/invitations-requester.service.ts';
 import { invitationsService } from './invitations/invitations.service.ts';
 import { organizationsService } from './organizations/organizations.service.ts';
@@ -48,6 +49,7 @@ export function buildServices(deps: ServiceDeps) {
     organizations: organizationsService(deps),
     roles: rolesService(deps),
     audit: { ...auditService(deps), ...journalExportService(deps) },
+    home: homeService(deps),
   };
 }
 

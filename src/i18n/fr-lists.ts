@@ -17,6 +17,9 @@ export const frLists = {
     siretSearch: 'Rechercher un SIRET',
     all: 'Tous',
     role: 'Filtrer par rôle :',
+    /** Issue 24: the account's state (OpenAPI AccountState). */
+    accountState: 'État du compte',
+    accountStates: { invitationNotAccepted: 'Invitation non acceptée', setupLinkExpired: "Lien d'activation expiré" },
     search: 'Rechercher par nom ou email...',
     searchLabel: 'Rechercher un utilisateur',
     columns: { name: 'Nom', email: 'Email', lastLogin: 'Dernière connexion', roles: 'Rôles', actions: 'Actions' },

@@ -1,12 +1,14 @@
 // What a list screen asks the API for, from its URL: shared by the screen and its route's loader (issue 18), so
 // that both name one query and the screen finds the answer the loader started.
 import { statusQuery, type InvitationStatusFilter } from '../domain/invitation-status';
+import type { AccountState } from '../domain/account-state';
 
 /** /utilisateurs: the users list's request (listUsers' query). */
-export function usersListQuery(search: { siren?: string; siret?: string; role?: string; search: string; sort: 'name' | 'email' | 'lastLogin'; order: 'asc' | 'desc'; page: number; pageSize: number }) {
+export function usersListQuery(search: { siren?: string; siret?: string; role?: string; accountState?: AccountState; search: string; sort: 'name' | 'email' | 'lastLogin'; order: 'asc' | 'desc'; page: number; pageSize: number }) {
   return {
     organizationId: search.siret ?? search.siren,
     roleCode: search.role,
+    accountState: search.accountState,
     search: search.search.trim() || undefined,
     includeInactive: true,
     sort: search.sort,

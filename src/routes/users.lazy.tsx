@@ -21,6 +21,7 @@ import { useToast } from '../ui/toaster';
 import { frLists as fr } from '../i18n/fr-lists';
 import { usersListQuery } from '../lib/list-queries';
 import type { UsersSearch } from './users';
+import { ACCOUNT_STATES, type AccountState } from '../domain/account-state';
 
 /** Spec §9: toasts of about 3.3 s on the users screens; the name or email search waits 500 ms. */
 const TOAST_MS = 3300;
@@ -83,6 +84,7 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
             sirens={showSirenFilter ? orgs.sirenFilter : null}
             sirets={orgs.siretFilter}
             roles={{ options: (roles.data ?? []).map((r) => ({ value: r.code, label: roleDisplayLabel(r.name) })), value: search.role ?? '', onChange: (v) => update({ role: v || undefined, page: 1 }) }}
+            accountStates={{ options: ACCOUNT_STATES.map((state) => ({ value: state, label: t.accountStates[state] })), value: search.accountState ?? '', onChange: (v) => update({ accountState: (v || undefined) as AccountState | undefined, page: 1 }) }}
             search={{ value: search.search, delayMs: SEARCH_DEBOUNCE_MS, onSearch: (text) => update({ search: text, page: 1 }) }}
           />
         }

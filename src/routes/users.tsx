@@ -5,19 +5,22 @@ import { matching, oneOf, searchValidator, uuid } from '../lib/search-params';
 import { prefetchForScreen } from '../lib/route-prefetch';
 import { usersQueryOptions } from '../api/users';
 import { usersListQuery } from '../lib/list-queries';
+import { ACCOUNT_STATES, type AccountState } from '../domain/account-state';
 
 export interface UsersSearch extends ListSearch {
   siren?: string;
   siret?: string;
   role?: string;
+  accountState?: AccountState;
   sort: 'name' | 'email' | 'lastLogin';
 }
 
-/** SIREN, SIRET, role, search, sort and page live in the URL: a link or a reload keeps them, back works. */
+/** SIREN, SIRET, role, account state, search, sort and page live in the URL: a link or a reload keeps them, back works. */
 const validateSearch = searchValidator<UsersSearch>({
   siren: uuid,
   siret: uuid,
   role: matching(/^[A-Z_]{2,50}$/),
+  accountState: (raw) => (ACCOUNT_STATES as readonly unknown[]).includes(raw) ? (raw as AccountState) : undefined,
   sort: oneOf(['name', 'email', 'lastLogin'], 'name'),
   ...listSearchFields('asc'),
 });

@@ -37,7 +37,7 @@ function fakeServer() {
 function Screen({ api, initialSiren }: { api: ApiClient; initialSiren?: string }) {
   const [chosen, setChosen] = useState<{ siren?: string; siret?: string }>({ siren: initialSiren });
   const orgs = useUsersOrganizationFilters({ api, siren: chosen.siren, siret: chosen.siret, onChange: (changes) => setChosen((prev) => ({ ...prev, ...changes })) });
-  return <UsersFilters sirens={orgs.sirenFilter} sirets={orgs.siretFilter} roles={{ options: [], value: '', onChange: () => {} }} search={{ value: '', delayMs: 500, onSearch: () => {} }} />;
+  return <UsersFilters sirens={orgs.sirenFilter} sirets={orgs.siretFilter} roles={{ options: [], value: '', onChange: () => {} }} accountStates={{ options: [], value: '', onChange: () => {} }} search={{ value: '', delayMs: 500, onSearch: () => {} }} />;
 }
 
 function renderScreen(initialSiren?: string) {

@@ -65,7 +65,7 @@ class PersonAlreadyDone extends Error {}
 
 type SingleActions = Pick<UsersService, 'setActive' | 'deletePermanently' | 'resendInvitation'>;
 
-export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, single: SingleActions) {
+export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog; now: () => Date }, single: SingleActions) {
   const { db, log } = deps;
   const listeners = new Set<() => void>();
 
@@ -140,7 +140,7 @@ export function usersBulkService(deps: { db: Kysely<Database>; log: StepLog }, s
           job = await inTransaction(db, ({ trx }) => insertJobWithIds(trx, actor.userId, action, selection.userIds), log);
         } else {
           // The list's rights, reach and filters (404 for an organization out of reach), then its size.
-          const filter = await userFilterFor(db, actor, selection.filters);
+          const filter = await userFilterFor(db, actor, selection.filters, deps.now());
           requireSelectionWithinLimit(await countFiltered(db, filter, MAX_SELECTION_BY_FILTERS + 1));
           job = await inTransaction(db, ({ trx }) => insertJobWithFilter(trx, actor.userId, action, filter), log);
         }

@@ -2,7 +2,7 @@
 // whatever the page size or the page. A search alone is found by users-search.repository.ts.
 import { sql, type AliasedRawBuilder, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { fromNearerEnd, pageOffset } from '../../core/pages.ts';
-import { canonicalRoleCode, type UserScope } from './users.model.ts';
+import { canonicalRoleCode, type AccountStateFilter, type UserScope } from './users.model.ts';
 import type { OrganizationDto } from '../organizations/organizations.repository.ts';
 import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { exactTotal, userCount, type ListTotals } from '../../db/list-totals.ts';
@@ -28,6 +28,8 @@ export interface UserFilter {
   excludeUserId?: string;
   /** Only these users (a selection of the list: exportSelectedUsers). */
   userIds?: readonly string[];
+  /** The account's state (OpenAPI AccountState), as a condition on the data: see accountStateOf (users.model.ts). */
+  accountState?: AccountStateFilter;
 }
 
 export interface UserListQuery extends UserFilter {
@@ -50,7 +52,7 @@ type UsersEb = ExpressionBuilder<Database, 'users'>;
 
 /** Whether the list is filtered by more than is_active (and the caller left out): its total then needs a count. */
 function isFiltered(query: UserFilter): boolean {
-  return Boolean(query.search?.trim() || query.organization || query.roleCode || query.scope);
+  return Boolean(query.search?.trim() || query.organization || query.roleCode || query.scope || query.accountState);
 }
 
 /** The condition of a list or an export on `users`: is_active, the caller left out, the search, the organization, the role, the scope. */
@@ -59,6 +61,7 @@ export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> 
   if (!query.includeInactive) conditions.push(eb('users.is_active', '=', true));
   if (query.excludeUserId) conditions.push(eb('users.id', '<>', query.excludeUserId));
   if (query.userIds) conditions.push(sql<SqlBool>`users.id = any(${[...query.userIds]}::uuid[])`);
+  if (query.accountState) conditions.push(accountStateCondition(query.accountState));
   const search = query.search?.trim();
   if (search) conditions.push(sql<SqlBool>`exists (select 1 from user_search as s where s.id = users.id and ${searchCondition(searchTerm(search))})`);
   const { organization, roleCode, scope } = query;
@@ -111,6 +114,15 @@ export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> 
 }
 
 /**
+ * The users of an account state: active (a deactivated account waits for nothing, with includeInactive too), on the
+ * condition of users_invitation_not_accepted_idx (migration 0026), and the link's age.
+ */
+function accountStateCondition(state: AccountStateFilter): Expression<SqlBool> {
+  const notAccepted = sql<SqlBool>`users.is_active and users.last_login_at is null and users.invitation_sent_at is not null`;
+  return state.linkSentBefore ? sql<SqlBool>`(${notAccepted} and users.invitation_sent_at <= ${state.linkSentBefore})` : sql<SqlBool>`(${notAccepted})`;
+}
+
+/**
  * From this offset on, a page of the whole list in name order is found through the ranges of migration 0004;
  * before it, skipping rows in the index costs less than adding up the ranges (about a thousand at 1M users).
  */
@@ -133,13 +145,13 @@ export interface ListUsersOptions {
 export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, totals: ListTotals | null = null, options: ListUsersOptions = {}): Promise<UserListPage> {
   const search = query.search?.trim();
   const offset = pageOffset(query);
-  if (search && !query.organization && !query.roleCode && !query.scope && !query.userIds) {
+  if (search && !query.organization && !query.roleCode && !query.scope && !query.userIds && !query.accountState) {
     const found = await searchPage(db, { ...query, offset, term: searchTerm(search), everyone: () => countUnfiltered(db, { includeInactive: query.includeInactive }) }, totals, options.searchAccess);
     if (found.ids.length === 0) return { rows: [], assignments: [], total: found.total };
     const rows = await pageRows(db, query, sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)`.as('page'));
     return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total: found.total };
   }
-  const total = isFiltered(query) ? await exactTotal(db, 'users', countUsers(db, query), totals) : await countUnfiltered(db, query);
+  const total = await userTotal(db, query, totals);
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
 
   // The page's size and offset are written in the statement (literals): the planner knows how few rows it
@@ -205,8 +217,18 @@ function pageIdsByNameRanges(query: UserListQuery, offset: number, total: number
   )`.as('page');
 }
 
+/**
+ * The exact total of the list with these filters but a search alone (users-search.repository.ts): the counters, or a
+ * count kept while the users list does not change (list-totals.ts). A filter on the links' age is counted every time:
+ * its condition moves with the clock, and reads only users_invitation_not_accepted_idx.
+ */
+export function userTotal(db: Kysely<Database>, query: UserFilter, totals: ListTotals | null): Promise<number> {
+  if (!isFiltered(query)) return countUnfiltered(db, query);
+  return exactTotal(db, 'users', countUsers(db, query), query.accountState?.linkSentBefore ? null : totals);
+}
+
 /** The count of a filtered list (a search alone is counted by users-search.repository.ts). */
-function countUsers(db: Kysely<Database>, query: UserListQuery) {
+function countUsers(db: Kysely<Database>, query: UserFilter) {
   return db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('total'))

@@ -10,7 +10,8 @@ import { loadRoles, type RoleRecord } from '../roles/roles.repository.ts';
 import { findUser, loadAssignments, loadOrganizationsForEdit, ownPermissions, type AssignmentRecord } from './users-read.repository.ts';
 import { listUsersPage, type ListedUserRow, type UserFilter } from './users-list.repository.ts';
 import { INPUT_MESSAGES, type ListUsersQuery, type UserFilterQuery } from './users.input.ts';
-import type { UserScope } from './users.model.ts';
+import { accountStateFilter, type UserScope } from './users.model.ts';
+import { ACCOUNT_SETUP_TTL_SECONDS } from '../../identity/account-setup-links.ts';
 import {
   allowedUserActions,
   assignableRoles,
@@ -98,7 +99,7 @@ export async function fullDetailsOf(db: Kysely<Database>, actor: Actor, { scope,
  * Which users the actor may list with these filters (listUsers, exportUsers): USER_LIST, its reach, the filter
  * organization found and within that reach (else 404, as for a missing one).
  */
-export async function userFilterFor(db: Kysely<Database>, actor: Actor, q: UserFilterQuery): Promise<UserFilter> {
+export async function userFilterFor(db: Kysely<Database>, actor: Actor, q: UserFilterQuery, now = new Date()): Promise<UserFilter> {
   requireCanListUsers(actor);
   const scope = userScope(actor, 'USER_LIST');
   const organization = q.organizationId ? await findOrganizationById(db, q.organizationId, { kind: 'all' }) : undefined;
@@ -112,6 +113,7 @@ export async function userFilterFor(db: Kysely<Database>, actor: Actor, q: UserF
     order: q.order ?? 'asc',
     scope,
     ...(q.excludeSelf ? { excludeUserId: actor.userId } : {}),
+    ...(q.accountState ? { accountState: accountStateFilter(q.accountState, now, ACCOUNT_SETUP_TTL_SECONDS * 1000) } : {}),
   };
 }
 
@@ -126,7 +128,7 @@ export function byUserId<A extends { userId: string }>(assignments: readonly A[]
   return byUser;
 }
 
-export function usersReadService({ db, listTotals }: { db: Kysely<Database>; listTotals: ListTotals | null }) {
+export function usersReadService({ db, listTotals, now }: { db: Kysely<Database>; listTotals: ListTotals | null; now: () => Date }) {
   async function readable(actor: Actor, id: string): Promise<VisibleUser> {
     requireCanReadUser(actor, id);
     return visibleUser(db, actor, id);
@@ -146,7 +148,7 @@ export function usersReadService({ db, listTotals }: { db: Kysely<Database>; lis
 
     /** listUsers: one page within the actor's reach, with the exact total. */
     async list(actor: Actor, q: ListUsersQuery): Promise<UsersPage> {
-      const filter = await userFilterFor(db, actor, q);
+      const filter = await userFilterFor(db, actor, q, now());
       const page = { page: q.page ?? 1, pageSize: q.pageSize ?? 10 };
       const { rows, assignments, total } = await listUsersPage(db, { ...filter, ...page, pendingReach: pendingRequestReach(filter.scope) }, listTotals);
       const byUser = byUserId(assignments);

@@ -9,7 +9,7 @@ import { nulCharacterErrors } from '../../core/text.ts';
 import type { OrganizationDto } from '../organizations/organizations.repository.ts';
 import type { RoleRecord } from '../roles/roles.repository.ts';
 import type { UserSort } from './users-sort.repository.ts';
-import { canonicalRoleCode, type NewUserFields, type PlannedAssignment } from './users.model.ts';
+import { canonicalRoleCode, type AccountState, type NewUserFields, type PlannedAssignment } from './users.model.ts';
 
 export const INPUT_MESSAGES = {
   atLeastOneSiret: 'At least one organization (SIRET) must be selected to create a user',
@@ -332,6 +332,8 @@ export interface UserFilterQuery {
   excludeSelf?: boolean;
   sort?: UserSort;
   order?: 'asc' | 'desc';
+  /** listUsers only (OpenAPI AccountState). */
+  accountState?: AccountState;
 }
 
 export interface ListUsersQuery extends UserFilterQuery {

@@ -153,3 +153,18 @@ export function userAuditEntry(
     subject: { name: `${user.first_name} ${user.last_name}`, emails: [user.email] },
   };
 }
+
+/** OpenAPI AccountState: the states of an account the users list filters by ('État du compte'). */
+export type AccountState = 'invitationNotAccepted' | 'setupLinkExpired';
+
+/**
+ * An account state as a condition on the data: a set-up link was sent (users.invitation_sent_at) and the user never
+ * signed in (no last login); for setupLinkExpired, the latest link was sent `linkLifetimeMs` or more before `now`.
+ */
+export interface AccountStateFilter {
+  linkSentBefore: Date | null;
+}
+
+export function accountStateFilter(state: AccountState, now: Date, linkLifetimeMs: number): AccountStateFilter {
+  return { linkSentBefore: state === 'setupLinkExpired' ? new Date(now.getTime() - linkLifetimeMs) : null };
+}

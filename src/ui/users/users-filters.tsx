@@ -10,18 +10,20 @@ export interface UsersFiltersProps {
   sirens: OrganizationFiltersProps['sirens'];
   sirets: OrganizationFiltersProps['sirets'];
   roles: { options: Option[]; value: string; onChange: (value: string) => void };
+  /** 'État du compte' (issue 24): '' for every account. */
+  accountStates: { options: Option[]; value: string; onChange: (value: string) => void };
   search: { value: string; delayMs: number; onSearch: (text: string) => void };
 }
 
 const t = fr.usersList;
 
-/** The role filter: a native select (a few options, no search), accessible as it is. Fixed width: no shift when the roles arrive. */
-function RoleSelect({ value, options, onChange }: UsersFiltersProps['roles']) {
+/** A filter of a few options (role, account state): a native select, accessible as it is. Fixed width: no shift when the options arrive. */
+function FilterSelect({ label, value, options, onChange }: UsersFiltersProps['roles'] & { label: string }) {
   const id = useId();
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        {t.role}
+        {label}
       </label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className="w-64 max-w-full truncate rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm">
         <option value="">{t.all}</option>
@@ -35,12 +37,13 @@ function RoleSelect({ value, options, onChange }: UsersFiltersProps['roles']) {
   );
 }
 
-/** Spec §2 /utilisateurs filters: SIREN (with search, 'Tous'), SIRET of the chosen SIREN ('Tous' when several), role, and the name or email search. */
-export function UsersFilters({ sirens, sirets, roles, search }: UsersFiltersProps) {
+/** Spec §2 /utilisateurs filters: SIREN (with search, 'Tous'), SIRET of the chosen SIREN ('Tous' when several), role, the account's state (issue 24), and the name or email search. */
+export function UsersFilters({ sirens, sirets, roles, accountStates, search }: UsersFiltersProps) {
   return (
     <div className="flex flex-wrap items-end gap-4">
       <OrganizationFilters sirens={sirens} sirets={sirets} />
-      <RoleSelect {...roles} />
+      <FilterSelect label={t.role} {...roles} />
+      <FilterSelect label={t.accountState} {...accountStates} />
       <div className="min-w-64 flex-1">
         <DebouncedSearchInput value={search.value} label={t.searchLabel} placeholder={t.search} delayMs={search.delayMs} onSearch={search.onSearch} />
       </div>
