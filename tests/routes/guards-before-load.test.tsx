@@ -51,7 +51,9 @@ const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() =>
 function openApp(path: string, profile: Promise<SessionProfile> | (() => Promise<SessionProfile>)) {
   const server = fakeApi()
     .on('get', '/api/v2/invitations', () => ({ status: 200, body: { invitations: [], items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }))
-    .on('get', '/api/v2/users', () => ({ status: 200, body: { items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }));
+    .on('get', '/api/v2/users', () => ({ status: 200, body: { items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }))
+    // The Accueil's counts, which /dashboard's loader asks for (issue 24).
+    .on('get', '/api/v2/home', () => ({ status: 200, body: { reminderPendingDays: 7, expiringWithinDays: 7 } }));
   const session = createActor(
     sessionMachine.provide({
       actors: {
