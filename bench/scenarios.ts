@@ -55,6 +55,7 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
     read('users-deep-page', `Users list, deep page (${deepPage.toLocaleString('en')})`, BACK_OFFICE, [`/api/v2/users?page=${deepPage}&pageSize=10&includeInactive=true`]),
     read('users-scoped', "An organization admin's users list", ORGANIZATION_ADMIN, [`/api/v2/users?${PAGE}&includeInactive=true`]),
     read('invitations-pending', 'Pending invitations list', BACK_OFFICE, [`/api/v2/invitations?status=pending&${PAGE}`]),
+    ...homeScenarios(),
     read('invitation-detail', 'Invitation detail', BACK_OFFICE, data.invitationIds.map((id) => `/api/v2/invitations/${id}`)),
     read('user-full-details', 'User full details', BACK_OFFICE, data.userIds.map((id) => `/api/v2/users/${id}/full-details`)),
     // Issue 24: the request lifecycle's figures of the longest period, as the back office (every request) and as an
@@ -70,6 +71,18 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
       as: BACK_OFFICE,
       variants: data.rejectIds.map((id) => ({ method: 'POST', path: `/api/v2/invitations/${id}/reject`, body: JSON.stringify({ rejectionReason: REJECTION_REASON }) })),
     },
+  ];
+}
+
+/** The Accueil (issue 24): its one request, as the back office and as an organization admin, and the lists it links to. */
+export function homeScenarios(): Scenario[] {
+  const read = (name: string, title: string, as: string, paths: string[]): Scenario => ({ name, title, kind: 'read', as, variants: paths.map((path) => ({ method: 'GET', path })) });
+  return [
+    read('home-backoffice', "The back office's Accueil", BACK_OFFICE, ['/api/v2/home']),
+    read('home-organization-admin', "An organization admin's Accueil", ORGANIZATION_ADMIN, ['/api/v2/home']),
+    read('users-setup-link-expired', 'Users whose set-up link expired', BACK_OFFICE, [`/api/v2/users?${PAGE}&includeInactive=true&accountState=setupLinkExpired`]),
+    read('users-invitation-not-accepted-scoped', "An organization admin's users who never signed in", ORGANIZATION_ADMIN, [`/api/v2/users?${PAGE}&includeInactive=true&accountState=invitationNotAccepted`]),
+    read('invitations-long-pending', 'Requests pending for more than 7 days', BACK_OFFICE, [`/api/v2/invitations?status=pending&waiting=longPending&${PAGE}`]),
   ];
 }
 

@@ -4,6 +4,7 @@ import type { Services } from '../features/services.ts';
 import { bearerAuth } from '../plugins/bearer-auth.ts';
 import { registerApiDocs } from '../plugins/api-docs.ts';
 import { auditHandlers } from './audit.ts';
+import { homeHandlers } from './home.ts';
 import { invitationsHandlers } from './invitations.ts';
 import { documentForOperations, loadApiDocument } from './openapi-document.ts';
 import { organizationsHandlers } from './organizations.ts';
@@ -33,6 +34,7 @@ export async function registerApi(app: FastifyInstance, services: Services): Pro
     ...auditHandlers(services),
     ...invitationsHandlers(services),
     ...workflowsHandlers(services),
+    ...homeHandlers(services),
   };
   const document = loadApiDocument();
   // The contract's CSV answers (the exports) make the glue look for a CSV body parser: the API takes no CSV in,

@@ -10,6 +10,7 @@ import type { Outbox } from '../mail/outbox.ts';
 import type { CreationLimits } from './audit/creation-limit.service.ts';
 import { auditService } from './audit/audit.service.ts';
 import { journalExportService } from './audit/journal-export.service.ts';
+import { homeService } from './home/home.service.ts';
 import { invitationsRequesterService } from './invitations/invitations-requester.service.ts';
 import { invitationsService } from './invitations/invitations.service.ts';
 import { organizationsService } from './organizations/organizations.service.ts';
@@ -59,6 +60,7 @@ export function buildServices(deps: ServiceDeps) {
     retention: retentionService(deps),
     audit: { ...auditService(deps), ...journalExportService(deps) },
     workflows: workflowFiguresService(deps),
+    home: homeService(deps),
   };
 }
 

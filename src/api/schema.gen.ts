@@ -78,6 +78,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The work that waits for the signed-in person (Accueil)
+         * @description Any signed-in user; one request. Each item is the exact total of the list it names, with the same scope
+         *     and the same filters (a test compares them for each persona), and is present only when the caller may
+         *     open that list:
+         *     - back office: `pendingRequests` (listInvitations `status=pending`), `longPendingRequests` (with
+         *       `waiting=longPending`, pending for more than `reminderPendingDays` days), `expiringRequests` (with
+         *       `waiting=expiringSoon`, ending within `expiringWithinDays` days); with USER_LIST, `setupLinkExpiredUsers`
+         *       (listUsers `accountState=setupLinkExpired`);
+         *     - organization user: with USER_CREATE, `myPendingRequests` (listMyInvitations `status=pending`); with
+         *       USER_LIST, `invitationNotAcceptedUsers` (listUsers `accountState=invitationNotAccepted`, within their
+         *       organizations).
+         */
+        get: operations["getHome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/users/export": {
         parameters: {
             query?: never;
@@ -88,7 +117,7 @@ export interface paths {
         /**
          * The users list as a CSV file
          * @description Same rights, scope and filters as listUsers (`search`, `organizationId`, `roleCode`, `includeInactive`,
-         *     `excludeSelf`, `sort`, `order`), every matching user, no pages. Columns: Nom; Prénom; Email; Statut
+         *     `excludeSelf`, `accountState`, `sort`, `order`), every matching user, no pages. Columns: Nom; Prénom; Email; Statut
          *     (Actif / Inactif); Rôles (display labels with the organization's name and code, within the caller's
          *     scope, separated by ' | '); Dernière connexion; Fonction; Téléphone.
          *     CSV for a French spreadsheet: UTF-8 with a byte-order mark, ';' between fields, CRLF line ends, a header
@@ -131,7 +160,12 @@ export interface paths {
          *     reads ADMIN_ADHERENT); with `organizationId` both hold on the same assignment. `search` is a
          *     case-insensitive substring of 'first name last name' or of the email. Inactive users only with
          *     `includeInactive=true`. `excludeSelf=true` leaves the caller out (the assign-existing screen), from
-         *     the total as from the pages. Sorted by `sort` (default name: last name then first name), ties broken by
+         *     the total as from the pages. `accountState` keeps the users in that state of their account (see
+         *     AccountState; active accounts only, with `includeInactive` too: a deactivated account waits for nothing):
+         *     `invitationNotAccepted`, an account set-up link was sent to them (users.invitation_sent_at,
+         *     recorded at creation, at the approval of a request creating them and at each resend) and they have never
+         *     signed in (no last login); `setupLinkExpired`, the same users whose latest link has expired (sent 7 days
+         *     ago or more: the link's lifetime), whom a resend would let in. Sorted by `sort` (default name: last name then first name), ties broken by
          *     id in the same `order`; a null last login comes last either way. `total` is exact.
          *     Each item tells `hasPendingInvitation`: a PENDING invitation exists for the user's email
          *     (case-insensitive), on any organization for a back-office caller, else on an organization of the
@@ -590,6 +624,10 @@ export interface paths {
          *     (pending, approved, rejected, expired, cancelled), any case accepted; absent means all. `search` matches the invitee email
          *     or the SIREN (SIRET), case-insensitive substring. Sorted by `sort` (default createdAt, newest first:
          *     `order` defaults to desc without `sort`, asc with it), ties broken by id in the same direction.
+         *     `waiting` keeps pending requests only (with `status`, both hold): `longPending`, made more than
+         *     REMINDER_PENDING_DAYS days ago (default 7: those of the back office's daily digest); `expiringSoon`, whose
+         *     period (INVITATION_EXPIRY_DAYS after they were made) ends within 7 days, or has ended and the expiry job has
+         *     not yet marked them. The Accueil's counts (getHome) are these lists' totals.
          */
         get: operations["listInvitations"];
         put?: never;
@@ -1048,6 +1086,27 @@ export interface components {
         /** @enum {string} */
         OrganizationType: "SIREN" | "SIRET";
         /**
+         * @description The state of an active user's account as the users list filters it ('État du compte'): `dormant`
+         *     ('Comptes dormants', issue 23: see the listUsers parameter accountState); `invitationNotAccepted`
+         *     ('Invitation non acceptée'), an account set-up link was sent and the user has never signed in;
+         *     `setupLinkExpired` ('Lien d'activation expiré'), the same users whose latest link has expired.
+         * @enum {string}
+         */
+        AccountState: "dormant" | "invitationNotAccepted" | "setupLinkExpired";
+        /** @description The Accueil's counts; an item is absent when the caller may not open its list. */
+        Home: {
+            /** @description REMINDER_PENDING_DAYS, the period of longPendingRequests */
+            reminderPendingDays: number;
+            /** @description The period of expiringRequests (7 days) */
+            expiringWithinDays: number;
+            pendingRequests?: number;
+            longPendingRequests?: number;
+            expiringRequests?: number;
+            setupLinkExpiredUsers?: number;
+            myPendingRequests?: number;
+            invitationNotAcceptedUsers?: number;
+        };
+        /**
          * @description PENDING until approved or rejected (the back office holding USER_CREATE), cancelled (its requester, or the back
          *     office holding USER_CREATE) or expired (INVITATION_EXPIRY_DAYS after it was made, default 30): the request-lifecycle
          *     machine (rules/request-lifecycle.machine.ts). Every other status is final.
@@ -1312,11 +1371,6 @@ export interface components {
          *     the back office holding USER_LIST, or oneself). An action left out answers 403, 404 or 409 if tried.
          */
         UserActions: ("edit" | "deactivate" | "reactivate" | "delete" | "resendInvitation" | "exportPersonalData")[];
-        /**
-         * @description A state of accounts the users list keeps (listUsers `accountState`); one value per state.
-         * @enum {string}
-         */
-        AccountStateFilter: "dormant";
         /** @description A user as listed by listUsers, with whether an administrator or role request is pending for them */
         UserListItem: components["schemas"]["User"] & {
             /**
@@ -1385,6 +1439,7 @@ export interface components {
             roleCode?: components["schemas"]["RoleCode"];
             includeInactive?: boolean;
             excludeSelf?: boolean;
+            accountState?: components["schemas"]["AccountState"];
         };
         BulkActionRequest: {
             action: components["schemas"]["BulkActionKind"];
@@ -1946,8 +2001,9 @@ export interface components {
          *     by default) counted from the latest of their last sign-in, their creation and their latest reactivation,
          *     at the moment of the request, even if the warning job has not yet run. With DORMANCY_WARN_AFTER_DAYS=0
          *     (no warning), only accounts already warned. Deactivated accounts are never dormant.
+         *     `invitationNotAccepted` and `setupLinkExpired` (issue 24): see the schema AccountState.
          */
-        AccountState: components["schemas"]["AccountStateFilter"];
+        AccountState: components["schemas"]["AccountState"];
         /** @description The user's version as an entity tag, for example "7" (quotes and W/ optional). */
         IfMatch: string;
     };
@@ -2027,6 +2083,26 @@ export interface operations {
         responses: {
             200: components["responses"]["PersonalDataFile"];
             400: components["responses"]["BadRequest"];
+        };
+    };
+    getHome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts of the lists that hold the caller's waiting work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Home"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -2041,6 +2117,7 @@ export interface operations {
                 roleCode?: components["schemas"]["RoleCode"];
                 includeInactive?: boolean;
                 excludeSelf?: boolean;
+                accountState?: components["schemas"]["AccountState"];
                 sort?: "name" | "email" | "lastLoginAt";
                 order?: "asc" | "desc";
             };
@@ -2122,6 +2199,7 @@ export interface operations {
                  *     by default) counted from the latest of their last sign-in, their creation and their latest reactivation,
                  *     at the moment of the request, even if the warning job has not yet run. With DORMANCY_WARN_AFTER_DAYS=0
                  *     (no warning), only accounts already warned. Deactivated accounts are never dormant.
+                 *     `invitationNotAccepted` and `setupLinkExpired` (issue 24): see the schema AccountState.
                  */
                 accountState?: components["parameters"]["AccountState"];
                 sort?: "name" | "email" | "lastLogin";
@@ -2673,6 +2751,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: components["parameters"]["InvitationStatusFilter"];
+                waiting?: "longPending" | "expiringSoon";
                 /** @description The page, from 1 to 1000000; a page beyond the last one answers no items. */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];

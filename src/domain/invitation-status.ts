@@ -11,3 +11,7 @@ export type InvitationStatusFilter = (typeof INVITATION_STATUS_FILTERS)[number];
 export function statusQuery(filter: InvitationStatusFilter): string {
   return filter === 'all' ? INVITATION_STATUSES.map((s) => s.toLowerCase()).join(',') : filter.toLowerCase();
 }
+
+/** The back office's list of requests that need a look (OpenAPI listInvitations `waiting`, issue 24). */
+export const WAITING_FILTERS = ['longPending', 'expiringSoon'] as const;
+export type WaitingFilter = (typeof WAITING_FILTERS)[number];

@@ -1,4 +1,4 @@
-import type { AccountStateFilter } from '../domain/account-states';
+import type { AccountState } from '../domain/account-state';
 
 /**
  * The texts of the lists (the users list and what every list shares: the combobox, the pagination, the sort): the
@@ -19,9 +19,9 @@ export const frLists = {
     siretSearch: 'Rechercher un SIRET',
     all: 'Tous',
     role: 'Filtrer par rôle :',
-    /** Issue 23: the state of the accounts shown ('Tous' first). */
+    /** The account's state (OpenAPI AccountState; issue 23's dormant accounts, issue 24's links), 'Tous' first. */
     accountState: 'État du compte',
-    accountStates: { dormant: 'Comptes dormants' } satisfies Record<AccountStateFilter, string>,
+    accountStates: { dormant: 'Comptes dormants', invitationNotAccepted: 'Invitation non acceptée', setupLinkExpired: "Lien d'activation expiré" } satisfies Record<AccountState, string>,
     /** A dormant account: its last sign-in, or its creation if never (DD/MM/YYYY). */
     inactiveSince: (date: string) => `Inactif depuis le ${date}`,
     search: 'Rechercher par nom ou email...',

@@ -49,6 +49,9 @@ export const frShell = {
     intro: 'Bienvenue sur le portail de gestion des habilitations des utilisateurs de vos organisations.',
     memberAreaText: 'Accédez à vos services adhérent et aux webservices.',
     shortcuts: 'Accès rapides',
+    /** Issue 24: the card of the work that waits (its lines: fr-home.ts, loaded with it). */
+    work: 'À traiter',
+    workLoading: 'Chargement de ce qui est à traiter...',
   },
   landing: {
     title: 'Portail Habilitations',

@@ -14,6 +14,9 @@ export const fr = {
     search: 'Rechercher par email ou SIREN...',
     searchLabel: 'Rechercher une demande',
     filterLabel: 'Filtrer par statut',
+    /** Issue 24: the Accueil's links to the pending requests that need a look. */
+    waiting: { longPending: 'Filtre : en attente au-delà du délai de relance.', expiringSoon: 'Filtre : expirent dans les 7 jours.' },
+    clearWaiting: 'Retirer le filtre',
     filters: { all: 'Tous', PENDING: 'En attente', APPROVED: 'Approuvée', REJECTED: 'Refusée', EXPIRED: 'Expirée', CANCELLED: 'Annulée' },
     status: { PENDING: 'En attente', APPROVED: 'Approuvée', REJECTED: 'Refusée', EXPIRED: 'Expirée', CANCELLED: 'Annulée' },
     columns: { id: 'N° de demande', email: 'Email', createdAt: 'Date de création', siren: 'SIREN', status: 'Statut', actions: 'Actions' },

@@ -57,7 +57,8 @@ function AdminInvitations() {
         pagination={{ page: search.page, totalPages, items: pageItems(search.page, totalPages) }}
         searchDebounceMs={ADMIN_SEARCH_DEBOUNCE_MS}
         formatDate={(iso) => formatDateTime(iso) ?? '—'}
-        onStatus={(status) => update({ status, page: 1 })}
+        onStatus={(status) => update({ status, waiting: undefined, page: 1 })}
+        waiting={search.waiting ? { notice: fr.invitations.waiting[search.waiting], onClear: () => update({ waiting: undefined, page: 1 }) } : null}
         onSearch={(text) => update({ search: text, page: 1 })}
         onSort={(sort, order) => update({ sort, order, page: 1 })}
         onPage={(page) => update({ page })}

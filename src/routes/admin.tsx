@@ -7,18 +7,21 @@ import { invitationsListQuery } from '../lib/list-queries';
 import { BACK_OFFICE_ONLY } from '../features/session/guarded';
 import { guardBeforeLoad, prefetchWhenAllowed } from '../features/session/route-guard';
 
-import { INVITATION_STATUS_FILTERS, type InvitationStatusFilter } from '../domain/invitation-status';
+import { INVITATION_STATUS_FILTERS, WAITING_FILTERS, type InvitationStatusFilter, type WaitingFilter } from '../domain/invitation-status';
 
 export type StatusFilter = InvitationStatusFilter;
 
 export interface AdminSearch extends ListSearch {
   status: StatusFilter;
+  /** Issue 24: pending requests that need a look (the Accueil's links). */
+  waiting?: WaitingFilter;
   sort: 'id' | 'email' | 'createdAt';
 }
 
 /** Filter, search, sort, page and page size live in the URL: a link or a reload keeps them, back works. */
 const validateSearch = searchValidator<AdminSearch>({
   status: oneOf(INVITATION_STATUS_FILTERS, 'all'),
+  waiting: (raw) => (WAITING_FILTERS as readonly unknown[]).includes(raw) ? (raw as WaitingFilter) : undefined,
   sort: oneOf(['id', 'email', 'createdAt'], 'createdAt'),
   ...listSearchFields('desc'),
 });

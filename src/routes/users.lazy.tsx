@@ -20,8 +20,8 @@ import { UsersTable, type UserRow } from '../ui/users/users-table';
 import { useToast } from '../ui/toaster';
 import { frLists as fr } from '../i18n/fr-lists';
 import { usersListQuery } from '../lib/list-queries';
-import { ACCOUNT_STATES } from '../domain/account-states';
 import type { UsersSearch } from './users';
+import { ACCOUNT_STATES, type AccountState } from '../domain/account-state';
 
 /** Spec §9: toasts of about 3.3 s on the users screens; the name or email search waits 500 ms. */
 const TOAST_MS = 3300;
@@ -50,13 +50,12 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
   const update = (changes: Partial<UsersSearch>) => void navigate({ search: (prev) => ({ ...prev, ...changes }) });
   const orgs = useUsersOrganizationFilters({ api, siren: search.siren, siret: search.siret, onChange: (changes) => update({ ...changes, page: 1 }) });
   const roles = useQuery(rolesQueryOptions(api));
-  // Started by the route's loader already, with the screen's code; the export takes the same filters, all pages.
-  // The state of the account filters the list only: the export and 'every result' of a selection do not take it (yet),
-  // so that neither is offered for the whole list while it is set.
-  const { page: _page, pageSize: _pageSize, accountState, ...filters } = usersListQuery(search);
+  // Started by the route's loader already, with the screen's code; the export and a selection of every result take
+  // the same filters, the account's state included, all pages.
+  const { page: _page, pageSize: _pageSize, ...filters } = usersListQuery(search);
   const { sort: _sort, order: _order, ...bulkFilters } = filters;
   const users = useQuery(usersQueryOptions(api, usersListQuery(search)));
-  const bulk = useBulkSelection({ api, queryClient, actor, filters: { ...bulkFilters, ...(accountState ? { accountState } : {}) }, list: users.data, canSelectAll: !accountState });
+  const bulk = useBulkSelection({ api, queryClient, actor, filters: bulkFilters, list: users.data });
   const chosenSiren = orgs.chosenSiren ?? (!backOffice && orgs.unsearchedSirens.length === 1 ? orgs.unsearchedSirens[0] : undefined);
   const title = !backOffice && chosenSiren ? t.titleFor(chosenSiren.name) : t.title;
   useDocumentTitle(title);
@@ -77,11 +76,9 @@ function UsersScreen({ actor }: { actor: SessionProfile }) {
         onAdd={() => void router.navigate({ to: '/utilisateurs/creer' })}
         onRequestAdmin={() => void router.navigate({ to: '/admin-actions' })}
         actions={
-          !accountState && (
-            <Suspense fallback={null}>
-              <UsersCsvExport api={api} filters={filters} />
-            </Suspense>
-          )
+          <Suspense fallback={null}>
+            <UsersCsvExport api={api} filters={filters} />
+          </Suspense>
         }
         filters={
           <UsersFilters

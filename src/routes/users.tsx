@@ -2,21 +2,20 @@ import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
 import { listSearchFields, type ListSearch } from '../lib/list-search';
 import { matching, maybeOneOf, oneOf, searchValidator, uuid } from '../lib/search-params';
-import { ACCOUNT_STATES, type AccountStateFilter } from '../domain/account-states';
 import { prefetchForScreen } from '../lib/route-prefetch';
 import { usersQueryOptions } from '../api/users';
 import { usersListQuery } from '../lib/list-queries';
+import { ACCOUNT_STATES, type AccountState } from '../domain/account-state';
 
 export interface UsersSearch extends ListSearch {
   siren?: string;
   siret?: string;
   role?: string;
-  /** 'État du compte' (issue 23): absent, every account. */
-  accountState?: AccountStateFilter;
+  accountState?: AccountState;
   sort: 'name' | 'email' | 'lastLogin';
 }
 
-/** SIREN, SIRET, role, state of the account, search, sort and page live in the URL: a link or a reload keeps them, back works. */
+/** SIREN, SIRET, role, account state, search, sort and page live in the URL: a link or a reload keeps them, back works. */
 const validateSearch = searchValidator<UsersSearch>({
   siren: uuid,
   siret: uuid,

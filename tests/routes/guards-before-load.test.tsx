@@ -57,7 +57,9 @@ function openApp(path: string, profile: Promise<SessionProfile> | (() => Promise
   const server = fakeApi()
     .on('get', '/api/v2/invitations', () => ({ status: 200, body: { invitations: [], items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }))
     .on('get', '/api/v2/users', () => ({ status: 200, body: { items: [], total: 0, totalCount: 0, page: 1, pageSize: 10, totalPages: 0 } }))
-    .on('get', '/api/v2/retention', () => ({ status: 200, body: { items: [{ kind: 'journal', days: 400, setting: 'AUDIT_RETENTION_DAYS' }, { kind: 'dormancyDeletion', days: 0, setting: 'DORMANCY_DELETE_AFTER_DAYS' }, { kind: 'serverLogs', days: null, setting: null }] } }));
+    .on('get', '/api/v2/retention', () => ({ status: 200, body: { items: [{ kind: 'journal', days: 400, setting: 'AUDIT_RETENTION_DAYS' }, { kind: 'dormancyDeletion', days: 0, setting: 'DORMANCY_DELETE_AFTER_DAYS' }, { kind: 'serverLogs', days: null, setting: null }] } }))
+    // The Accueil's counts, which /dashboard's loader asks for (issue 24).
+    .on('get', '/api/v2/home', () => ({ status: 200, body: { reminderPendingDays: 7, expiringWithinDays: 7 } }));
   const session = createActor(
     sessionMachine.provide({
       actors: {

@@ -207,6 +207,8 @@ const MATRIX: Record<string, Row> = {
   // Issue 22: anyone lists the requests they made; a request is cancelled by its requester (admin.clinique here) or
   // the back office holding USER_CREATE; another organization user does not reach it (404).
   listMyInvitations: { call: async () => ({ method: 'GET', url: '/api/v2/invitations/mine' }), expect: same(200) },
+  // Each person's own counts (the items are decided by the lists they count: tests/server/home.test.ts).
+  getHome: { call: async () => ({ method: 'GET', url: '/api/v2/home' }), expect: same(200) },
   cancelInvitation: {
     call: async (c) => ({
       method: 'POST',

@@ -10,7 +10,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'
 
 // The operationIds the server routes by and the SPA calls: renaming one breaks both.
 const EXPECTED_OPERATION_IDS = [
-  'getCurrentUser', 'confirmEmailChange', 'listUsers', 'exportUsers', 'getUser', 'getUserFullDetails', 'createUser', 'updateUser',
+  'getCurrentUser', 'getHome', 'confirmEmailChange', 'listUsers', 'exportUsers', 'getUser', 'getUserFullDetails', 'createUser', 'updateUser',
   'fullUpdateUser', 'createUserComplete', 'updateUserComplete', 'assignUserRoles', 'replaceUserRoles',
   'deactivateUser', 'reactivateUser', 'deleteUser', 'listInvitations', 'getInvitation',
   'createInvitation', 'approveInvitation', 'rejectInvitation', 'listMyInvitations', 'cancelInvitation', 'listOrganizations',

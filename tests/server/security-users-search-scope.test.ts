@@ -9,6 +9,9 @@ import { fixtures } from './support/fixtures.ts';
 import { PERSONAS, startUsersApp, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 import type { TestApp } from './support/test-app.ts';
 
+/** The account states' reference: none is filtered here. */
+const WHEN = { now: new Date(), warnAfterDays: 365 };
+
 for (const backend of backends.slice(0, 1)) {
   describe(`the users' search alone is never an organization user's on ${backend.name}`, () => {
     let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
@@ -31,17 +34,17 @@ for (const backend of backends.slice(0, 1)) {
       for (const email of [PERSONAS.adminClinique, PERSONAS.adminEhpad, SHARED]) {
         const actor = await actorOf(email);
         for (const search of ['e', 'qxvl', undefined]) {
-          const filter = await userFilterFor(db(), actor, { search });
+          const filter = await userFilterFor(db(), actor, { search }, WHEN);
           expect(filter.scope, `${email} ${search}`).not.toBeNull();
           expect(filter.scope!.organizationIds.size, email).toBeGreaterThan(0);
         }
       }
-      for (const email of [PERSONAS.backoffice, PERSONAS.lecteur]) expect((await userFilterFor(db(), await actorOf(email), { search: 'e' })).scope).toBeNull();
+      for (const email of [PERSONAS.backoffice, PERSONAS.lecteur]) expect((await userFilterFor(db(), await actorOf(email), { search: 'e' }, WHEN)).scope).toBeNull();
     });
 
     // An inactive account is refused every operation before any service (operations.policy.ts; the HTTP tests).
     it('refuses the list to an organization user without USER_LIST, before any search', async () => {
-      for (const email of [PERSONAS.rhClinique]) await expect(userFilterFor(db(), await actorOf(email), { search: 'e' })).rejects.toMatchObject({ kind: 'forbidden' });
+      for (const email of [PERSONAS.rhClinique]) await expect(userFilterFor(db(), await actorOf(email), { search: 'e' }, WHEN)).rejects.toMatchObject({ kind: 'forbidden' });
     });
   });
 }

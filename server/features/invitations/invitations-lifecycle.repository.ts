@@ -22,16 +22,8 @@ export async function listInvitationsMadeBy(
   senderId: string,
   query: PageRequest & { statuses: readonly InvitationStatus[]; organizationIds: readonly string[] | null },
 ): Promise<InvitationPage> {
-  const statuses = [...new Set(query.statuses)];
-  const filtered = statuses.length > 0 && statuses.length < INVITATION_STATUSES.length;
-  const base = db
-    .selectFrom('invitations')
-    .where('sender_user_id', '=', senderId)
-    .$if(filtered, (q) => q.where('status', 'in', statuses))
-    .$if(query.organizationIds !== null, (q) =>
-      q.where(sql<SqlBool>`exists (select 1 from organizations o where o.code = invitations.organization_code and o.id = any(${[...(query.organizationIds ?? [])]}::uuid[]))`),
-    );
-  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
+  const base = madeBy(db, senderId, query);
+  const total = await countInvitationsMadeBy(db, senderId, query);
   const offset = pageOffset(query);
   if (total === 0 || offset >= total) return { rows: [], total };
   const rows = await base
@@ -42,6 +34,25 @@ export async function listInvitationsMadeBy(
     .$if(offset > 0, (q) => q.offset(sql.lit(offset)))
     .execute();
   return { rows, total };
+}
+
+type MadeByQuery = { statuses: readonly InvitationStatus[]; organizationIds: readonly string[] | null };
+
+function madeBy(db: Kysely<Database>, senderId: string, query: MadeByQuery) {
+  const statuses = [...new Set(query.statuses)];
+  const filtered = statuses.length > 0 && statuses.length < INVITATION_STATUSES.length;
+  return db
+    .selectFrom('invitations')
+    .where('sender_user_id', '=', senderId)
+    .$if(filtered, (q) => q.where('status', 'in', statuses))
+    .$if(query.organizationIds !== null, (q) =>
+      q.where(sql<SqlBool>`exists (select 1 from organizations o where o.code = invitations.organization_code and o.id = any(${[...(query.organizationIds ?? [])]}::uuid[]))`),
+    );
+}
+
+/** The total of listInvitationsMadeBy (GET /invitations/mine, and the Accueil's count of one's pending requests). */
+export async function countInvitationsMadeBy(db: Kysely<Database>, senderId: string, query: MadeByQuery): Promise<number> {
+  return Number((await madeBy(db, senderId, query).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
 }
 
 /** Cancels a request still pending; undefined when it no longer is. */

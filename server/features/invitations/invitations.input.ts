@@ -14,6 +14,7 @@ import {
 import { invalid, notFound } from '../../core/errors.ts';
 import type { PageRequest } from '../../core/pages.ts';
 import type { InvitationStatus, InvitationType, JsonValue, OrganizationType, RoleType } from '../../db/schema.ts';
+import type { WaitingFilter } from './request-lifecycle.model.ts';
 import type { InvitationSort } from './invitations.repository.ts';
 
 export const INVITATION_INPUT_MESSAGES = {
@@ -48,6 +49,8 @@ export interface InvitationListQuery extends PageRequest {
   search?: string;
   sort?: InvitationSort;
   order?: 'asc' | 'desc';
+  /** listInvitations only. */
+  waiting?: WaitingFilter;
 }
 
 export interface CreateInvitationBody {

@@ -21,6 +21,8 @@ export interface InvitationListQuery {
   order: 'asc' | 'desc';
   page: number;
   pageSize: number;
+  /** Pending requests made at or before this moment only (the `waiting` filters: request-lifecycle.model.ts waitingMadeBefore). */
+  pendingMadeBefore?: Date | undefined;
 }
 
 export interface InvitationPage {
@@ -31,10 +33,15 @@ export interface InvitationPage {
 
 type Eb = ExpressionBuilder<Database, 'invitations'>;
 
-function matching(eb: Eb, query: Pick<InvitationListQuery, 'statuses' | 'search'>) {
+function matching(eb: Eb, query: Pick<InvitationListQuery, 'statuses' | 'search' | 'pendingMadeBefore'>) {
   const conditions = [];
   const statuses = [...new Set(query.statuses)];
   if (statuses.length > 0 && statuses.length < EVERY_STATUS) conditions.push(eb('status', 'in', statuses));
+  if (query.pendingMadeBefore) {
+    // invitations_status_created_sort_idx; to the millisecond, as the lifecycle's jobs read it (created_at <= the moment).
+    conditions.push(eb('status', '=', 'PENDING'));
+    conditions.push(eb('created_at', '<', new Date(query.pendingMadeBefore.getTime() + 1)));
+  }
   const search = query.search?.trim().toLowerCase();
   if (search) {
     // The expressions of the trigram indexes invitations_invitee_email_trgm_idx and invitations_organization_code_trgm_idx.
@@ -50,10 +57,7 @@ function matching(eb: Eb, query: Pick<InvitationListQuery, 'statuses' | 'search'
  * (list-totals.ts).
  */
 export async function listInvitations(db: Kysely<Database>, query: InvitationListQuery, totals: ListTotals | null = null): Promise<InvitationPage> {
-  const statuses = [...new Set(query.statuses)];
-  const total = query.search?.trim()
-    ? await exactTotal(db, 'invitations', db.selectFrom('invitations').select((eb) => eb.fn.countAll<number>().as('total')).where((eb) => matching(eb, query)), totals)
-    : Number((await db.selectNoFrom([invitationCount(statuses.length < EVERY_STATUS ? statuses : []).as('total')]).executeTakeFirstOrThrow()).total);
+  const total = await invitationsTotal(db, query, totals);
   const offset = pageOffset(query);
   if (total === 0 || offset >= total) return { rows: [], total };
   // Columns named and the page's size and offset written in (literals): the first page of a size is one
@@ -71,6 +75,19 @@ export async function listInvitations(db: Kysely<Database>, query: InvitationLis
       .execute(),
     total,
   };
+}
+
+/**
+ * The list's exact total: the counters without a search; with one, a count kept while the invitations do not change
+ * (list-totals.ts); with pendingMadeBefore, a count of the pending requests' range of the index, every time (its
+ * condition moves with the clock).
+ */
+export async function invitationsTotal(db: Kysely<Database>, query: Pick<InvitationListQuery, 'statuses' | 'search' | 'pendingMadeBefore'>, totals: ListTotals | null): Promise<number> {
+  const statuses = [...new Set(query.statuses)];
+  const count = () => db.selectFrom('invitations').select((eb) => eb.fn.countAll<number>().as('total')).where((eb) => matching(eb, query));
+  if (query.pendingMadeBefore) return Number((await count().executeTakeFirstOrThrow()).total);
+  if (query.search?.trim()) return exactTotal(db, 'invitations', count(), totals);
+  return Number((await db.selectNoFrom([invitationCount(statuses.length < EVERY_STATUS ? statuses : []).as('total')]).executeTakeFirstOrThrow()).total);
 }
 
 export const INVITATION_COLUMNS = [

@@ -57,7 +57,7 @@ import {
   requireSameInviteeAccount,
   requiresInviteeProfile,
 } from './invitations.policy.ts';
-import { LIFECYCLE_MESSAGES, requireMove, type PersonMove } from './request-lifecycle.model.ts';
+import { LIFECYCLE_MESSAGES, requireMove, waitingMadeBefore, type PersonMove } from './request-lifecycle.model.ts';
 
 export const REFUSALS = {
   notFound: INVITATION_INPUT_MESSAGES.notFound,
@@ -127,7 +127,8 @@ export function invitationsService(deps: ServiceDeps) {
     /** GET /invitations: back-office only; newest first unless a sort is asked for. */
     async list(actor: Actor, query: InvitationListQuery) {
       requireCanListInvitations(actor);
-      return listInvitations(db, listQueryOf(query), deps.listTotals);
+      const pendingMadeBefore = query.waiting ? waitingMadeBefore(query.waiting, deps.now(), deps.requests) : undefined;
+      return listInvitations(db, { ...listQueryOf(query), pendingMadeBefore }, deps.listTotals);
     },
 
     /** GET /invitations/{id}: back-office only. */

@@ -64,3 +64,19 @@ export function requireMove(row: LifecycleRow, move: PersonMove, actor: Actor, n
 export function isDueToExpire(row: LifecycleRow, now: Date, expiryDays: number): boolean {
   return nextRequestStatus(row.status, { type: 'request.expire', now: now.getTime(), expiresAt: requestExpiresAt(row.created_at, expiryDays).getTime() }) === 'EXPIRED';
 }
+
+/** The `waiting` filters of the back office's list (OpenAPI listInvitations): pending requests that need a look. */
+export type WaitingFilter = 'longPending' | 'expiringSoon';
+
+/** expiringSoon: the requests whose period ends within this many days. */
+export const EXPIRING_WITHIN_DAYS = 7;
+
+/**
+ * The latest creation of a pending request a `waiting` filter keeps: longPending, made `reminderPendingDays` days ago
+ * or more (the back office's daily digest); expiringSoon, expiring within EXPIRING_WITHIN_DAYS days (or past its
+ * period and not yet marked by the expiry job).
+ */
+export function waitingMadeBefore(filter: WaitingFilter, now: Date, config: { expiryDays: number; reminderPendingDays: number }): Date {
+  const days = filter === 'longPending' ? -config.reminderPendingDays : EXPIRING_WITHIN_DAYS - config.expiryDays;
+  return new Date(now.getTime() + days * DAY_MS);
+}

@@ -29,6 +29,8 @@ export const UNDECIDED_OPERATION = "Cette opération n'est pas autorisée.";
 
 export const OPERATION_REQUIREMENTS: Readonly<Record<string, (actor: Actor, call: OperationCall) => void>> = {
   getCurrentUser: open,
+  // Every item is decided by the list it counts (features/home/home.policy.ts): each person sees their own.
+  getHome: open,
   // One's own address only: the service refuses a link of another account.
   confirmEmailChange: open,
   listUsers: requireCanListUsers,

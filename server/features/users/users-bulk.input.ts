@@ -7,7 +7,7 @@ import type { UserFilterQuery } from './users.input.ts';
 export interface BulkActionBody {
   action: BulkActionKind;
   userIds?: string[];
-  filters?: Pick<UserFilterQuery, 'search' | 'organizationId' | 'roleCode' | 'includeInactive' | 'excludeSelf'>;
+  filters?: Pick<UserFilterQuery, 'search' | 'organizationId' | 'roleCode' | 'includeInactive' | 'excludeSelf' | 'accountState'>;
 }
 
 export type BulkSelection = { kind: 'ids'; userIds: readonly string[] } | { kind: 'filters'; filters: UserFilterQuery };

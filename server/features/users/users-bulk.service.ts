@@ -6,6 +6,7 @@
 // person's outcome. Either way a change and its outcome commit together or not at all, and a person whose outcome
 // is written is never done again (after a restart, or by another node).
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
+import type { DormancyConfig } from '../../config.ts';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/actor.ts';
 import { DomainError } from '../../core/errors.ts';
@@ -70,7 +71,7 @@ class PersonAlreadyDone extends Error {}
 
 type SingleActions = Pick<UsersService, 'setActive' | 'deletePermanently' | 'resendInvitation'>;
 
-export function usersBulkService(deps: { db: Kysely<Database>; directory: IdentityDirectory; log: StepLog }, single: SingleActions) {
+export function usersBulkService(deps: { db: Kysely<Database>; directory: IdentityDirectory; log: StepLog; now: () => Date; dormancy: DormancyConfig }, single: SingleActions) {
   const { db, log } = deps;
   const listeners = new Set<() => void>();
   const runStatusBatch = statusBatchService(deps);
@@ -155,7 +156,7 @@ export function usersBulkService(deps: { db: Kysely<Database>; directory: Identi
           job = await inTransaction(db, ({ trx }) => insertJobWithIds(trx, actor.userId, action, selection.userIds), log);
         } else {
           // The list's rights, reach and filters (404 for an organization out of reach), then its size.
-          const filter = await userFilterFor(db, actor, selection.filters);
+          const filter = await userFilterFor(db, actor, selection.filters, { now: deps.now(), warnAfterDays: deps.dormancy.warnAfterDays });
           requireSelectionWithinLimit(await countFiltered(db, filter, MAX_SELECTION_BY_FILTERS + 1));
           job = await inTransaction(db, ({ trx }) => insertJobWithFilter(trx, actor.userId, action, filter), log);
         }

@@ -1,5 +1,6 @@
 // exportUsers: the users list as a CSV file, with the list's rights, reach and filters, every matching user.
 import type { Kysely } from 'kysely';
+import type { DormancyConfig } from '../../config.ts';
 import type { Actor } from '../../core/actor.ts';
 import type { Database, JsonValue } from '../../db/schema.ts';
 import { csvDownload, type CsvDownload } from '../exports/exports.service.ts';
@@ -18,11 +19,11 @@ async function* seenBatches(actor: Actor, scope: UserScope | null, batches: Asyn
   }
 }
 
-export function usersExportService({ db }: { db: Kysely<Database> }) {
+export function usersExportService({ db, now, dormancy }: { db: Kysely<Database>; now: () => Date; dormancy: DormancyConfig }) {
   return {
     /** exportUsers: checked before anything is sent (403, 404 for an organization out of reach); the rows are read as the file is. */
     async exportCsv(actor: Actor, query: ExportUsersQuery): Promise<CsvDownload> {
-      const filter = await userFilterFor(db, actor, exportFilterQuery(query));
+      const filter = await userFilterFor(db, actor, exportFilterQuery(query), { now: now(), warnAfterDays: dormancy.warnAfterDays });
       const filters = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, JsonValue>;
       return csvDownload(db, actor, { list: 'users', columns: USER_EXPORT_COLUMNS, batches: seenBatches(actor, filter.scope, usersInBatches(db, filter)), filters });
     },
@@ -32,7 +33,7 @@ export function usersExportService({ db }: { db: Kysely<Database> }) {
      * by name; those the caller may not list are left out, as the list leaves them out.
      */
     async exportSelectedCsv(actor: Actor, userIds: readonly string[]): Promise<CsvDownload> {
-      const filter = { ...(await userFilterFor(db, actor, { includeInactive: true })), userIds: [...new Set(userIds)] };
+      const filter = { ...(await userFilterFor(db, actor, { includeInactive: true }, { now: now(), warnAfterDays: dormancy.warnAfterDays })), userIds: [...new Set(userIds)] };
       return csvDownload(db, actor, { list: 'users', columns: USER_EXPORT_COLUMNS, batches: seenBatches(actor, filter.scope, usersInBatches(db, filter)), filters: { selectedUsers: filter.userIds.length } });
     },
   };

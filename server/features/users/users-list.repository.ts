@@ -2,7 +2,7 @@
 // whatever the page size or the page. A search alone is found by users-search.repository.ts.
 import { sql, type AliasedRawBuilder, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { fromNearerEnd, pageOffset } from '../../core/pages.ts';
-import { canonicalRoleCode, type UserScope } from './users.model.ts';
+import { canonicalRoleCode, type AccountStateFilter, type UserScope } from './users.model.ts';
 import type { OrganizationDto } from '../organizations/organizations.repository.ts';
 import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { exactTotal, userCount, type ListTotals } from '../../db/list-totals.ts';
@@ -29,22 +29,8 @@ export interface UserFilter {
   excludeUserId?: string;
   /** Only these users (a selection of the list: exportSelectedUsers). */
   userIds?: readonly string[];
-  /** Only the accounts in this state (listUsers' accountState). */
-  accountState?: AccountStateCondition;
-}
-
-/**
- * A state of accounts as the list's condition reads it. 'dormant': active, and warned or with no sign-in, creation or
- * reactivation since `cutoff` (null: warned only, the warning being off).
- */
-export type AccountStateCondition = { state: 'dormant'; cutoff: Date | null };
-
-/** The condition of one state of accounts. */
-function accountStateCondition(condition: AccountStateCondition): Expression<SqlBool> {
-  switch (condition.state) {
-    case 'dormant':
-      return dormantCondition(condition.cutoff);
-  }
+  /** Only the accounts in this state (listUsers' accountState; users.model.ts accountStateFilter). */
+  accountState?: AccountStateFilter;
 }
 
 export interface UserListQuery extends UserFilter {
@@ -129,6 +115,23 @@ export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> 
 }
 
 /**
+ * Whether a state's users change with the time alone, which the list version does not follow: dormancy and a link's
+ * age. 'Invitation non acceptée' changes only with a sign-in or a link sent, which move the version (migration 0026).
+ */
+const movesWithTheClock = (filter: AccountStateFilter) => filter.state === 'dormant' || filter.linkSentBefore !== null;
+
+/**
+ * The users of an account state: active (a deactivated account waits for nothing, with includeInactive too).
+ * Dormant: users-dormancy.repository.ts dormantCondition. A link not accepted: on the condition of
+ * users_invitation_not_accepted_idx (migration 0026), and the link's age.
+ */
+function accountStateCondition(filter: AccountStateFilter): Expression<SqlBool> {
+  if (filter.state === 'dormant') return dormantCondition(filter.cutoff);
+  const notAccepted = sql<SqlBool>`users.is_active and users.last_login_at is null and users.invitation_sent_at is not null`;
+  return filter.linkSentBefore ? sql<SqlBool>`(${notAccepted} and users.invitation_sent_at <= ${filter.linkSentBefore})` : sql<SqlBool>`(${notAccepted})`;
+}
+
+/**
  * From this offset on, a page of the whole list in name order is found through the ranges of migration 0004;
  * before it, skipping rows in the index costs less than adding up the ranges (about a thousand at 1M users).
  */
@@ -157,8 +160,7 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
     const rows = await pageRows(db, query, sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)`.as('page'));
     return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total: found.total };
   }
-  // A state of accounts moves with time and sign-ins, which the list version does not follow: counted every time.
-  const total = isFiltered(query) ? await exactTotal(db, 'users', countUsers(db, query), query.accountState ? null : totals) : await countUnfiltered(db, query);
+  const total = await userTotal(db, query, totals);
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
 
   // The page's size and offset are written in the statement (literals): the planner knows how few rows it
@@ -224,8 +226,18 @@ function pageIdsByNameRanges(query: UserListQuery, offset: number, total: number
   )`.as('page');
 }
 
+/**
+ * The exact total of the list with these filters but a search alone (users-search.repository.ts): the counters, or a
+ * count kept while the users list does not change (list-totals.ts). A state of accounts that moves with the clock is
+ * counted every time (movesWithTheClock).
+ */
+export function userTotal(db: Kysely<Database>, query: UserFilter, totals: ListTotals | null): Promise<number> {
+  if (!isFiltered(query)) return countUnfiltered(db, query);
+  return exactTotal(db, 'users', countUsers(db, query), query.accountState && movesWithTheClock(query.accountState) ? null : totals);
+}
+
 /** The count of a filtered list (a search alone is counted by users-search.repository.ts). */
-function countUsers(db: Kysely<Database>, query: UserListQuery) {
+function countUsers(db: Kysely<Database>, query: UserFilter) {
   return db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('total'))

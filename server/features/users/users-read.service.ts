@@ -10,8 +10,9 @@ import { loadRoles, type RoleRecord } from '../roles/roles.repository.ts';
 import { findUser, loadAssignments, loadOrganizationsForEdit, ownPermissions, type AssignmentRecord } from './users-read.repository.ts';
 import { listUsersPage, type ListedUserRow, type UserFilter } from './users-list.repository.ts';
 import { INPUT_MESSAGES, type ListUsersQuery, type UserFilterQuery } from './users.input.ts';
-import { dormancyCutoff, dormantSince, type UserScope } from './users.model.ts';
+import { accountStateFilter, dormancyCutoff, dormantSince, type AccountStateClock, type UserScope } from './users.model.ts';
 import type { DormancyConfig } from '../../config.ts';
+import { ACCOUNT_SETUP_TTL_SECONDS } from '../../identity/account-setup-links.ts';
 import {
   allowedUserActions,
   assignableRoles,
@@ -95,11 +96,14 @@ export async function fullDetailsOf(db: Kysely<Database>, actor: Actor, { scope,
   };
 }
 
+/** What a list's account state is read against: the time, and DORMANCY_WARN_AFTER_DAYS. */
+export type AccountStateTime = Omit<AccountStateClock, 'linkLifetimeMs'>;
+
 /**
  * Which users the actor may list with these filters (listUsers, exportUsers): USER_LIST, its reach, the filter
  * organization found and within that reach (else 404, as for a missing one).
  */
-export async function userFilterFor(db: Kysely<Database>, actor: Actor, q: UserFilterQuery): Promise<UserFilter> {
+export async function userFilterFor(db: Kysely<Database>, actor: Actor, q: UserFilterQuery, when: AccountStateTime): Promise<UserFilter> {
   requireCanListUsers(actor);
   const scope = userScope(actor, 'USER_LIST');
   const organization = q.organizationId ? await findOrganizationById(db, q.organizationId, { kind: 'all' }) : undefined;
@@ -113,6 +117,7 @@ export async function userFilterFor(db: Kysely<Database>, actor: Actor, q: UserF
     order: q.order ?? 'asc',
     scope,
     ...(q.excludeSelf ? { excludeUserId: actor.userId } : {}),
+    ...(q.accountState ? { accountState: accountStateFilter(q.accountState, { ...when, linkLifetimeMs: ACCOUNT_SETUP_TTL_SECONDS * 1000 }) } : {}),
   };
 }
 
@@ -147,8 +152,9 @@ export function usersReadService({ db, listTotals, now, dormancy }: { db: Kysely
 
     /** listUsers: one page within the actor's reach, with the exact total. */
     async list(actor: Actor, q: ListUsersQuery): Promise<UsersPage> {
-      const cutoff = dormancyCutoff(now(), dormancy.warnAfterDays);
-      const filter = { ...(await userFilterFor(db, actor, q)), ...(q.accountState ? { accountState: { state: q.accountState, cutoff } } : {}) };
+      const at = now();
+      const cutoff = dormancyCutoff(at, dormancy.warnAfterDays);
+      const filter = await userFilterFor(db, actor, q, { now: at, warnAfterDays: dormancy.warnAfterDays });
       const page = { page: q.page ?? 1, pageSize: q.pageSize ?? 10 };
       const { rows, assignments, total } = await listUsersPage(db, { ...filter, ...page, pendingReach: pendingRequestReach(filter.scope) }, listTotals);
       const byUser = byUserId(assignments);

@@ -9,7 +9,7 @@ import { nulCharacterErrors } from '../../core/text.ts';
 import type { OrganizationDto } from '../organizations/organizations.repository.ts';
 import type { RoleRecord } from '../roles/roles.repository.ts';
 import type { UserSort } from './users-sort.repository.ts';
-import { canonicalRoleCode, type NewUserFields, type PlannedAssignment } from './users.model.ts';
+import { canonicalRoleCode, type AccountState, type NewUserFields, type PlannedAssignment } from './users.model.ts';
 
 export const INPUT_MESSAGES = {
   atLeastOneSiret: 'At least one organization (SIRET) must be selected to create a user',
@@ -332,13 +332,11 @@ export interface UserFilterQuery {
   excludeSelf?: boolean;
   sort?: UserSort;
   order?: 'asc' | 'desc';
+  /** OpenAPI AccountState: listUsers, exportUsers, a bulk action's filters. */
+  accountState?: AccountState;
 }
 
-/** listUsers' `accountState` (openapi.yaml AccountStateFilter): one value per state of accounts. */
-export type AccountStateFilter = 'dormant';
-
 export interface ListUsersQuery extends UserFilterQuery {
-  accountState?: AccountStateFilter;
   page?: number;
   pageSize?: number;
 }

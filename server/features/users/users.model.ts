@@ -178,3 +178,27 @@ export function dormantSince(user: DormancyFields, cutoff: Date | null): Date | 
   const dormant = user.dormancy_warned_at !== null || (cutoff !== null && activity <= cutoff.getTime());
   return dormant ? new Date(user.last_login_at ?? user.created_at) : null;
 }
+
+/** OpenAPI AccountState: the states of an account the users list filters by ('État du compte'). */
+export type AccountState = 'dormant' | 'invitationNotAccepted' | 'setupLinkExpired';
+
+/**
+ * An account state as a condition on the data (users-list.repository.ts accountStateCondition):
+ * - dormant (issue 23): active, and warned or with no sign-in, creation or reactivation since `cutoff` (null: warned
+ *   only, the warning being off);
+ * - invitationNotAccepted, setupLinkExpired (issue 24): a set-up link was sent (users.invitation_sent_at) and the user
+ *   never signed in; for setupLinkExpired, the latest link was sent `linkLifetimeMs` or more before now.
+ */
+export type AccountStateFilter = { state: 'dormant'; cutoff: Date | null } | { state: 'invitationNotAccepted' | 'setupLinkExpired'; linkSentBefore: Date | null };
+
+/** What a state's condition is read against: the time, the set-up link's lifetime and the dormancy warning's period. */
+export interface AccountStateClock {
+  now: Date;
+  linkLifetimeMs: number;
+  warnAfterDays: number;
+}
+
+export function accountStateFilter(state: AccountState, clock: AccountStateClock): AccountStateFilter {
+  if (state === 'dormant') return { state, cutoff: dormancyCutoff(clock.now, clock.warnAfterDays) };
+  return { state, linkSentBefore: state === 'setupLinkExpired' ? new Date(clock.now.getTime() - clock.linkLifetimeMs) : null };
+}

@@ -20,14 +20,12 @@ interface Options {
   filters: BulkFilters;
   /** The page shown, once loaded (its people and the exact total of the filters). */
   list: UserList | undefined;
-  /** False: 'every result' of the filters is not offered (a filter the actions on many users do not take). */
-  canSelectAll?: boolean;
 }
 
-export function useBulkSelection({ api, queryClient, actor: person, filters, list, canSelectAll = true }: Options) {
+export function useBulkSelection({ api, queryClient, actor: person, filters, list }: Options) {
   // What the caller may ask for is read once, from their permissions (the server decides anyway).
   const [offered] = useState(() => bulkActionsOffered(person));
-  const view = { filters, total: canSelectAll ? list?.total : undefined, pageIds: (list?.items ?? []).map((u) => u.id) };
+  const view = { filters, total: list?.total, pageIds: (list?.items ?? []).map((u) => u.id) };
   const [loaded, setLoaded] = useState<{ module: BulkModule; actor: BulkActor } | null>(null);
   useEffect(() => {
     let live = true;

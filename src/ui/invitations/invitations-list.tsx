@@ -16,6 +16,8 @@ export interface InvitationsListProps extends PagedListProps {
   searchDebounceMs: number;
   formatDate: (iso: string) => string;
   onStatus: (status: StatusFilter) => void;
+  /** The Accueil's filter of pending requests that need a look (issue 24), when on: what it keeps, and its removal. */
+  waiting?: { notice: string; onClear: () => void } | null;
   onSearch: (text: string) => void;
   onSort: (sort: InvitationSort, order: SortOrder) => void;
   /** Whether 'Créer une nouvelle demande' is offered: /admin-actions needs USER_CREATE (a read-only back office lacks it). */
@@ -50,6 +52,14 @@ export function InvitationsList(props: InvitationsListProps) {
         />
         <DebouncedSearchInput value={search.search} label={t.searchLabel} placeholder={t.search} delayMs={props.searchDebounceMs} onSearch={props.onSearch} />
       </div>
+      {props.waiting && (
+        <p role="status" className="text-slate-700">
+          {props.waiting.notice}{' '}
+          <button type="button" onClick={props.waiting.onClear} className="font-medium text-brand-700 underline">
+            {t.clearWaiting}
+          </button>
+        </p>
+      )}
       {props.loading ? (
         <Spinner label={t.loading} />
       ) : props.rows.length === 0 ? (

@@ -16,7 +16,7 @@ export interface UsersFiltersProps {
   sirens: OrganizationFiltersProps['sirens'];
   sirets: OrganizationFiltersProps['sirets'];
   roles: SelectFilter;
-  /** 'État du compte' (issue 23): '' for every account. */
+  /** 'État du compte' (issues 23 and 24): '' for every account. */
   accountStates: SelectFilter;
   search: { value: string; delayMs: number; onSearch: (text: string) => void };
 }
@@ -45,7 +45,7 @@ function FilterSelect({ label, value, options, onChange }: SelectFilter & { labe
 
 /**
  * Spec §2 /utilisateurs filters: SIREN (with search, 'Tous'), SIRET of the chosen SIREN ('Tous' when several), role,
- * the state of the account (issue 23), and the name or email search.
+ * the state of the account (issues 23 and 24), and the name or email search.
  */
 export function UsersFilters({ sirens, sirets, roles, accountStates, search }: UsersFiltersProps) {
   return (

@@ -1,24 +1,11 @@
 // The moves of a request turned into the answers people read (server/features/invitations/request-lifecycle.model.ts): pure.
 import { describe, expect, it } from 'vitest';
-import type { Actor } from '../../../server/core/actor.ts';
+import { actor } from '../support/actor.ts';
 import { DomainError } from '../../../server/core/errors.ts';
 import { isDueToExpire, requestExpiresAt, requireMove, type LifecycleRow } from '../../../server/features/invitations/request-lifecycle.model.ts';
 
-const actor = (overrides: Partial<Actor>): Actor => ({
-  userId: 'u-1',
-  email: 'a@b.fr',
-  isActive: true,
-  userType: 'BACKOFFICE',
-  isBackOffice: true,
-  permissions: new Set(['USER_CREATE']),
-  scope: null,
-  parentIds: null,
-  permissionScopes: null,
-  roleCodes: new Set(),
-  ...overrides,
-});
-const backOffice = actor({});
-const requester = actor({ userId: 'u-2', userType: 'ORGANIZATION', isBackOffice: false });
+const backOffice = actor({ permissions: new Set(['USER_CREATE']) });
+const requester = actor({ userId: 'u-2', userType: 'ORGANIZATION', isBackOffice: false, permissions: new Set(['USER_CREATE']) });
 
 // Made at 23:30 in Paris on 30/09/2026 (summer time): its period ends 30 × 24 h later, 22:30 in Paris on 30/10 (winter time by then).
 const row = (overrides: Partial<LifecycleRow> = {}): LifecycleRow => ({ status: 'PENDING', created_at: new Date('2026-09-30T21:30:00Z'), processed_at: null, sender_user_id: 'u-2', ...overrides });
