@@ -96,7 +96,8 @@ export interface paths {
          *       (listUsers `accountState=setupLinkExpired`);
          *     - organization user: with USER_CREATE, `myPendingRequests` (listMyInvitations `status=pending`); with
          *       USER_LIST, `invitationNotAcceptedUsers` (listUsers `accountState=invitationNotAccepted`, within their
-         *       organizations).
+         *       organizations);
+         *     - whoever holds USER_LIST: `dormantUsers` (listUsers `accountState=dormant`, within their reach).
          */
         get: operations["getHome"];
         put?: never;
@@ -1105,6 +1106,8 @@ export interface components {
             setupLinkExpiredUsers?: number;
             myPendingRequests?: number;
             invitationNotAcceptedUsers?: number;
+            /** @description listUsers `accountState=dormant` (issue 23), within the caller's reach; for whoever holds USER_LIST */
+            dormantUsers?: number;
         };
         /**
          * @description PENDING until approved or rejected (the back office holding USER_CREATE), cancelled (its requester, or the back

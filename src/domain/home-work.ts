@@ -1,7 +1,7 @@
 // The Accueil's 'À traiter' (issue 24): from the server's counts, the lines shown, in order; an item at 0 is left out.
 // Pure: the screen gives each line its link (src/features/home/home-work.tsx).
 /** An item of the Accueil: the list it links to is decided by the screen, from `item`. */
-export type HomeWorkItem = 'pendingRequests' | 'longPendingRequests' | 'expiringRequests' | 'setupLinkExpiredUsers' | 'myPendingRequests' | 'invitationNotAcceptedUsers';
+export type HomeWorkItem = 'pendingRequests' | 'longPendingRequests' | 'expiringRequests' | 'setupLinkExpiredUsers' | 'myPendingRequests' | 'invitationNotAcceptedUsers' | 'dormantUsers';
 
 /** The counts of GET /api/v2/home (OpenAPI Home): an item absent is one the person may not open. */
 export type HomeCounts = Partial<Record<HomeWorkItem, number>>;
@@ -13,7 +13,7 @@ export interface HomeWorkLine {
   detail?: { item: HomeWorkItem; count: number };
 }
 
-const LINE_ORDER: readonly Exclude<HomeWorkItem, 'longPendingRequests'>[] = ['pendingRequests', 'expiringRequests', 'setupLinkExpiredUsers', 'myPendingRequests', 'invitationNotAcceptedUsers'];
+const LINE_ORDER: readonly Exclude<HomeWorkItem, 'longPendingRequests'>[] = ['pendingRequests', 'expiringRequests', 'setupLinkExpiredUsers', 'myPendingRequests', 'invitationNotAcceptedUsers', 'dormantUsers'];
 
 export function homeWorkLines(home: HomeCounts): HomeWorkLine[] {
   const lines: HomeWorkLine[] = [];

@@ -13,4 +13,5 @@ export const frHome = {
   myPendingRequests: (n: number) => (n === 1 ? '1 de vos demandes est en attente' : `${n} de vos demandes sont en attente`),
   invitationNotAcceptedUsers: (n: number) =>
     n === 1 ? "1 utilisateur n'a pas encore accepté son invitation" : `${n} utilisateurs n'ont pas encore accepté leur invitation`,
+  dormantUsers: (n: number) => (n === 1 ? '1 compte dormant' : `${n} comptes dormants`),
 };

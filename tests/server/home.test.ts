@@ -18,6 +18,7 @@ const LIST_OF: Record<string, { route: ApiRoute; query: Record<string, string> }
   setupLinkExpiredUsers: { route: '/api/v2/users', query: { accountState: 'setupLinkExpired' } },
   myPendingRequests: { route: '/api/v2/invitations/mine', query: { status: 'pending' } },
   invitationNotAcceptedUsers: { route: '/api/v2/users', query: { accountState: 'invitationNotAccepted' } },
+  dormantUsers: { route: '/api/v2/users', query: { accountState: 'dormant' } },
 };
 
 for (const backend of backends) {
@@ -68,11 +69,11 @@ for (const backend of backends) {
 
     it('gives each persona the items of the lists they may open, each equal to that list’s total', async () => {
       const expected: Record<string, string[]> = {
-        [PERSONAS.backoffice]: ['pendingRequests', 'longPendingRequests', 'expiringRequests', 'setupLinkExpiredUsers'],
+        [PERSONAS.backoffice]: ['pendingRequests', 'longPendingRequests', 'expiringRequests', 'setupLinkExpiredUsers', 'dormantUsers'],
         // Read-only back office: the requests' list is the back office's, the users list needs USER_LIST (held).
-        [PERSONAS.lecteur]: ['pendingRequests', 'longPendingRequests', 'expiringRequests', 'setupLinkExpiredUsers'],
-        [PERSONAS.adminClinique]: ['myPendingRequests', 'invitationNotAcceptedUsers'],
-        [PERSONAS.adminEhpad]: ['myPendingRequests', 'invitationNotAcceptedUsers'],
+        [PERSONAS.lecteur]: ['pendingRequests', 'longPendingRequests', 'expiringRequests', 'setupLinkExpiredUsers', 'dormantUsers'],
+        [PERSONAS.adminClinique]: ['myPendingRequests', 'invitationNotAcceptedUsers', 'dormantUsers'],
+        [PERSONAS.adminEhpad]: ['myPendingRequests', 'invitationNotAcceptedUsers', 'dormantUsers'],
         // No USER_LIST, no USER_CREATE: nothing waits for them.
         [PERSONAS.rhClinique]: [],
       };

@@ -6,7 +6,7 @@ import { requireCanCreateInvitations, requireCanListInvitations } from '../invit
 import { requireCanListUsers } from '../users/users.policy.ts';
 
 /** The items of the Accueil (OpenAPI Home), each the exact total of the list it links to. */
-export type HomeItem = 'pendingRequests' | 'longPendingRequests' | 'expiringRequests' | 'setupLinkExpiredUsers' | 'myPendingRequests' | 'invitationNotAcceptedUsers';
+export type HomeItem = 'pendingRequests' | 'longPendingRequests' | 'expiringRequests' | 'setupLinkExpiredUsers' | 'myPendingRequests' | 'invitationNotAcceptedUsers' | 'dormantUsers';
 
 /** Whether the list's own check lets the actor through (its refusal, not any other failure). */
 function allows(check: (actor: Actor) => void, actor: Actor): boolean {
@@ -31,6 +31,8 @@ const SEES: Readonly<Record<HomeItem, (actor: Actor) => boolean>> = {
   // 'Mes demandes' is open to anyone; the item is for those who make requests for their organizations.
   myPendingRequests: (actor) => !actor.isBackOffice && allows(requireCanCreateInvitations, actor),
   invitationNotAcceptedUsers: (actor) => !actor.isBackOffice && usersList(actor),
+  // Issue 23's dormant accounts: the back office's all, an employer administrator's own users.
+  dormantUsers: usersList,
 };
 
 /** The items the actor sees, in the Accueil's order. */

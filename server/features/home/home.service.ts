@@ -40,6 +40,7 @@ const HOME_COUNTS: Readonly<Record<HomeItem, Count>> = {
   // listMyInvitations?status=pending.
   myPendingRequests: ({ db }, actor) => countInvitationsMadeBy(db, actor.userId, { statuses: ['PENDING'], organizationIds: requesterReach(actor) }),
   invitationNotAcceptedUsers: usersIn('invitationNotAccepted'),
+  dormantUsers: usersIn('dormant'),
 };
 
 export function homeService(deps: ServiceDeps) {

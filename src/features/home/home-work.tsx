@@ -28,6 +28,8 @@ function linkTo(item: HomeWorkItem, count: number, home: Home): ReactNode {
       return <Link to="/admin-actions/demandes" search={{ status: 'PENDING' }} className={LINK}>{t.myPendingRequests(count)}</Link>;
     case 'invitationNotAcceptedUsers':
       return <Link to="/utilisateurs" search={{ accountState: 'invitationNotAccepted' }} className={LINK}>{t.invitationNotAcceptedUsers(count)}</Link>;
+    case 'dormantUsers':
+      return <Link to="/utilisateurs" search={{ accountState: 'dormant' }} className={LINK}>{t.dormantUsers(count)}</Link>;
   }
 }
 

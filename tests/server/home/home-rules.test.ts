@@ -11,14 +11,14 @@ const organizationUser = (permissions: string[]) =>
   actor({ userType: 'ORGANIZATION', isBackOffice: false, permissions: new Set(permissions), scope: new Set(['o-1']), parentIds: new Set(), permissionScopes: new Map() });
 
 describe('homeItemsFor', () => {
-  it('gives the back office the requests that wait, and the expired links only with USER_LIST', () => {
-    expect(homeItemsFor(actor({ permissions: new Set(['USER_LIST', 'USER_CREATE']) }))).toEqual(['pendingRequests', 'longPendingRequests', 'expiringRequests', 'setupLinkExpiredUsers']);
+  it('gives the back office the requests that wait, and the expired links and dormant accounts only with USER_LIST', () => {
+    expect(homeItemsFor(actor({ permissions: new Set(['USER_LIST', 'USER_CREATE']) }))).toEqual(['pendingRequests', 'longPendingRequests', 'expiringRequests', 'setupLinkExpiredUsers', 'dormantUsers']);
     expect(homeItemsFor(actor({}))).toEqual(['pendingRequests', 'longPendingRequests', 'expiringRequests']);
   });
 
-  it('gives an organization user their own requests with USER_CREATE and their users who never signed in with USER_LIST', () => {
-    expect(homeItemsFor(organizationUser(['USER_LIST', 'USER_CREATE']))).toEqual(['myPendingRequests', 'invitationNotAcceptedUsers']);
-    expect(homeItemsFor(organizationUser(['USER_LIST']))).toEqual(['invitationNotAcceptedUsers']);
+  it('gives an organization user their own requests with USER_CREATE, and their users who never signed in and their dormant ones with USER_LIST', () => {
+    expect(homeItemsFor(organizationUser(['USER_LIST', 'USER_CREATE']))).toEqual(['myPendingRequests', 'invitationNotAcceptedUsers', 'dormantUsers']);
+    expect(homeItemsFor(organizationUser(['USER_LIST']))).toEqual(['invitationNotAcceptedUsers', 'dormantUsers']);
     expect(homeItemsFor(organizationUser([]))).toEqual([]);
   });
 });
