@@ -21,7 +21,7 @@ import { useToast } from '../ui/toaster';
 import { frLists as fr } from '../i18n/fr-lists';
 import { usersListQuery } from '../lib/list-queries';
 import type { UsersSearch } from './users';
-import { ACCOUNT_STATES, type AccountState } from '../domain/account-state';
+import { ACCOUNT_STATES } from '../domain/account-state';
 
 /** Spec §9: toasts of about 3.3 s on the users screens; the name or email search waits 500 ms. */
 const TOAST_MS = 3300;
