@@ -48,7 +48,12 @@ export function addressesOf(user: { email: string; pending_email: string | null 
   return [...new Set([user.email, user.pending_email].filter((e): e is string => typeof e === 'string' && e.length > 0).map((e) => e.toLowerCase()))];
 }
 
-/** A case-insensitive regular expression (PostgreSQL's ~*) matching any of these addresses as written. */
+/**
+ * A case-insensitive regular expression (PostgreSQL's ~*, and JavaScript's) matching any of these addresses as
+ * written, and only as a whole address: never within a longer one ('ean@x.fr' in 'jean@x.fr' or 'ean@x.fr.com'),
+ * which is another person's. A sentence's full stop after the address still ends it.
+ */
 export function addressesPattern(addresses: readonly string[]): string {
-  return addresses.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const alternatives = addresses.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return `(?<![a-z0-9._%+'-])(?:${alternatives})(?![a-z0-9_-]|[.][a-z0-9])`;
 }

@@ -13,6 +13,29 @@ export async function pseudonymNumber(trx: Trx, userId: string): Promise<number>
   return Number(rows[0]!.number);
 }
 
+/**
+ * The addresses the person had before (their e-mail changes, as the journal's entries about them recorded them),
+ * other than `current` and other than any held now by someone else (as e-mail or awaiting confirmation): the
+ * e-mails sent there are theirs too. Read before the journal is erased. Through the entity index; the users are
+ * read only for a person whose address changed (pending_email has no index: a scan, on those rare deletes only).
+ */
+export async function formerAddressesOf(trx: Trx, userId: string, current: readonly string[]): Promise<string[]> {
+  const { rows } = await sql<{ address: string }>`
+    select distinct lower(v.address) as address
+    from audit_log a,
+      lateral (values (a.changes -> 'email' ->> 'before'), (a.changes -> 'email' ->> 'after'), (a.changes -> 'pendingEmail' ->> 'before'), (a.changes -> 'pendingEmail' ->> 'after'),
+        (case when jsonb_typeof(a.changes -> 'email') = 'string' then a.changes ->> 'email' end),
+        (case when jsonb_typeof(a.changes -> 'pendingEmail') = 'string' then a.changes ->> 'pendingEmail' end)) as v (address)
+    where a.entity_type = 'user' and a.entity_id = ${userId} and v.address like '%@%' and lower(v.address) <> all(${current}::text[])`.execute(trx);
+  const former = rows.map((r) => r.address);
+  if (former.length === 0) return [];
+  const { rows: held } = await sql<{ address: string }>`
+    select lower(email) as address from users where lower(email) = any(${former}::text[]) and id <> ${userId}::uuid
+    union select lower(pending_email) from users where pending_email is not null and lower(pending_email) = any(${former}::text[]) and id <> ${userId}::uuid`.execute(trx);
+  const others = new Set(held.map((r) => r.address));
+  return former.filter((a) => !others.has(a));
+}
+
 /** The requests that name the person as invitee: made to one of their addresses, or to the account they held then. */
 const namingInvitee = (userId: string, addresses: readonly string[]) =>
   sql<boolean>`(invitee_user_id = ${userId}::uuid or lower(invitee_email) = any(${addresses}::text[]))`;

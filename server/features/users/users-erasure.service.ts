@@ -10,7 +10,7 @@ import { inTransaction, type StepLog, type UnitOfWork } from '../../db/unit-of-w
 import { writeAudit, writeAudits } from '../audit/audit.repository.ts';
 import { describeAssignments, personalFields, userAuditEntry } from './users.model.ts';
 import { loadAssignments, type AssignmentRecord } from './users-read.repository.ts';
-import { cancelPendingRequestsOf, eraseBulkReports, eraseJournal, eraseMail, eraseNameRangeStart, eraseRequests, pseudonymNumber } from './users-erasure.repository.ts';
+import { cancelPendingRequestsOf, eraseBulkReports, eraseJournal, eraseMail, eraseNameRangeStart, eraseRequests, formerAddressesOf, pseudonymNumber } from './users-erasure.repository.ts';
 import { addressesOf, addressesPattern, ERASED_MAIL_BODY, ERASURE_CANCELLATION_REASON, pseudonym, SYSTEM_AUTHOR } from './users-erasure.model.ts';
 import { deleteUserRows } from './users-write.repository.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
@@ -36,6 +36,8 @@ export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'e
   const { trx } = uow;
   const p = pseudonym(await pseudonymNumber(trx, user.id));
   const addresses = addressesOf(user);
+  // The e-mails sent to an address they had before are theirs too (read before the journal that records it is erased).
+  const mailAddresses = [...addresses, ...(await formerAddressesOf(trx, user.id, addresses))];
   // Their pending requests are cancelled first (a requester or invitee gone: nobody to tell, nobody to give the
   // role to); the cancellations' entries are then erased with the rest.
   const cancelled = await cancelPendingRequestsOf(trx, user.id, addresses, { userId: author.userId, email: author.email ?? SYSTEM_AUTHOR.name }, ERASURE_CANCELLATION_REASON);
@@ -53,7 +55,7 @@ export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'e
   );
   const journalEntries = await eraseJournal(trx, user.id, addresses, p);
   const requests = await eraseRequests(trx, user.id, addresses, p.name);
-  const mail = await eraseMail(trx, addresses, addressesPattern(addresses), { name: p.name, body: ERASED_MAIL_BODY });
+  const mail = await eraseMail(trx, mailAddresses, addressesPattern(mailAddresses), { name: p.name, body: ERASED_MAIL_BODY });
   await eraseBulkReports(trx, user.id, p.name);
   return { pseudonym: p.name, journalEntries, requestsCancelled: cancelled.length, requests, mailsDropped: mail.dropped };
 }

@@ -33,4 +33,14 @@ describe("a deleted person's addresses", () => {
     expect(pattern.test('o.quibelrh@exemple.fr')).toBe(false);
     expect(pattern.test('B@exemple.fr')).toBe(true);
   });
+
+  it("are matched as whole addresses only, never within another person's longer one", () => {
+    const pattern = new RegExp(addressesPattern(['ean.roux@exemple.fr']), 'i');
+    expect(pattern.test('Écrire à ean.roux@exemple.fr.')).toBe(true);
+    expect(pattern.test('(EAN.ROUX@exemple.fr)')).toBe(true);
+    expect(pattern.test("l'adresse ean.roux@exemple.fr, puis")).toBe(true);
+    for (const other of ['jean.roux@exemple.fr', 'j.ean.roux@exemple.fr', 'ean.roux@exemple.fr.com', 'ean.roux@exemple.fresh', 'ean.roux@exemple.fr-x.com']) {
+      expect(pattern.test(other), other).toBe(false);
+    }
+  });
 });

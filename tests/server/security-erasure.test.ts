@@ -1,0 +1,107 @@
+// Attacker review of the erasure of a deleted person (issue 23): after a permanent delete, nothing of theirs is found
+// anywhere, including under an address they no longer had; and nothing of anyone else's is touched, even someone
+// whose address holds theirs or who shares their name.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from './db/test-databases.ts';
+import type { TestApp } from './support/test-app.ts';
+import { callApi, confirmEmailChange, createUserAs, PERSONAS, startUsersApp, uniqueEmail, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
+
+for (const backend of backends) {
+  describe(`the erasure under attack on ${backend.name}`, () => {
+    let t: TestApp, orgs: DemoOrganizations, roles: RoleIds;
+    const db = () => t.database.handle.db;
+    const as = (who: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', route: string, extra: { params?: Record<string, string>; query?: Record<string, unknown>; payload?: unknown } = {}) =>
+      callApi(t, { as: who, method, route, ...extra } as Parameters<typeof callApi>[1]);
+    const create = (person: Record<string, string>) => createUserAs(t, PERSONAS.backoffice, [orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!], person);
+    async function deletePermanently(id: string) {
+      expect((await as(PERSONAS.backoffice, 'POST', '/api/v2/users/{id}/deactivate', { params: { id } })).status).toBe(200);
+      expect((await as(PERSONAS.backoffice, 'DELETE', '/api/v2/users/{id}', { params: { id }, query: { hardDelete: true } })).status).toBe(204);
+    }
+    /** Every row where a trace could remain, as lower-case text. */
+    const everything = async () => {
+      const { rows } = await sql<{ text: string }>`
+        select lower(string_agg(x::text, ' ')) as text from (
+          select a::text as x from audit_log a union all select i::text from invitations i union all select o::text from outbox o
+          union all select b::text from bulk_action_targets b union all select s::text from user_search s union all select u::text from users u
+          union all select ia::text from identity_accounts ia) as rows`.execute(db());
+      return rows[0]!.text;
+    };
+
+    beforeAll(async () => {
+      ({ t, orgs, roles } = await startUsersApp(backend));
+    });
+    afterAll(() => t?.close());
+
+    it('erases the e-mails sent to an address the person had before a change, and their name in them', async () => {
+      const old = uniqueEmail('philemon.vaxelaire');
+      const created = await create({ firstName: 'Philémon', lastName: 'Vaxelaire', email: old });
+      const next = uniqueEmail('pv.nouvelle');
+      const renamed = await as(PERSONAS.backoffice, 'PUT', '/api/v2/users/{id}', { params: { id: created.user.id }, payload: { firstName: 'Philémon', lastName: 'Vaxelaire', email: next, metadata: null } });
+      expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+      expect((await confirmEmailChange(t, next)).status).toBe(200);
+      // The notice of the change went to the old address, naming the person.
+      const notices = await db().selectFrom('outbox').select('body').where('recipient', '=', old).execute();
+      expect(notices.some((m) => m.body.includes('Philémon'))).toBe(true);
+
+      await deletePermanently(created.user.id);
+
+      const rest = await everything();
+      for (const trace of ['vaxelaire', 'philémon', old, next]) expect(rest.includes(trace), trace).toBe(false);
+      // Nor the back office's own data on request (who created, changed and deleted them).
+      const export_ = await as(PERSONAS.backoffice, 'GET', '/api/v2/users/me/personal-data', { query: { format: 'json' } });
+      expect(export_.status).toBe(200);
+      expect(JSON.stringify(export_.body).toLowerCase()).not.toContain('vaxelaire');
+    });
+
+    it('leaves alone the e-mails of another person who holds an address the deleted person had before', async () => {
+      const old = uniqueEmail('sidonie.wattrelos');
+      const created = await create({ firstName: 'Sidonie', lastName: 'Wattrelos', email: old });
+      const next = uniqueEmail('sw.nouvelle');
+      expect((await as(PERSONAS.backoffice, 'PUT', '/api/v2/users/{id}', { params: { id: created.user.id }, payload: { firstName: 'Sidonie', lastName: 'Wattrelos', email: next, metadata: null } })).status).toBe(200);
+      expect((await confirmEmailChange(t, next)).status).toBe(200);
+      const heir = await create({ firstName: 'Timothée', lastName: 'Heritier', email: old });
+      const heirsMail = () => db().selectFrom('outbox').select(['recipient', 'status', 'body']).where('recipient', '=', old).where('body', 'like', '%Timothée%').orderBy('id').execute();
+      const before = await heirsMail();
+      expect(before.length).toBeGreaterThan(0);
+
+      await deletePermanently(created.user.id);
+
+      expect(await heirsMail()).toEqual(before);
+      expect((await db().selectFrom('users').select('email').where('id', '=', heir.user.id).executeTakeFirstOrThrow()).email).toBe(old);
+    });
+
+    it("leaves alone another person's address that holds the deleted person's address", async () => {
+      const longer = uniqueEmail('jean.ysambert');
+      const shorter = longer.slice(1); // 'ean.ysambert.…@exemple.fr', within the other one
+      const other = await create({ firstName: 'Jean', lastName: 'Ysambert', email: longer });
+      const gone = await create({ firstName: 'Ean', lastName: 'Ysambert', email: shorter });
+      await db().insertInto('outbox').values({ kind: 'invitation.pending.digest', recipient: PERSONAS.backoffice, subject: 'Demandes en attente', body: `Demandes pour ${longer}, ${shorter.toUpperCase()}.` }).execute();
+      const othersRows = async () => ({
+        user: await db().selectFrom('users').select(['email', 'first_name', 'last_name']).where('id', '=', other.user.id).executeTakeFirstOrThrow(),
+        journal: await db().selectFrom('audit_log').select(['subject_name', 'changes', 'search_text']).where('entity_id', '=', other.user.id).orderBy('id').execute(),
+        mails: await db().selectFrom('outbox').select(['recipient', 'body']).where('recipient', '=', longer).orderBy('id').execute(),
+      });
+      const before = await othersRows();
+
+      await deletePermanently(gone.user.id);
+
+      expect(await othersRows()).toEqual(before);
+      const { number } = await db().selectFrom('erased_persons').select('number').where('user_id', '=', gone.user.id).executeTakeFirstOrThrow();
+      const digest = await db().selectFrom('outbox').select('body').where('body', 'like', `%${longer}%`).where('kind', '=', 'invitation.pending.digest').executeTakeFirstOrThrow();
+      expect(digest.body).toBe(`Demandes pour ${longer}, Utilisateur supprimé n° ${Number(number)}.`);
+    });
+
+    it('pseudonymises the deleted person only, never another person of the same name', async () => {
+      const twin = await create({ firstName: 'Ludivine', lastName: 'Zacharie', email: uniqueEmail('ludivine.zacharie') });
+      const gone = await create({ firstName: 'Ludivine', lastName: 'Zacharie', email: uniqueEmail('ludivine.zacharie') });
+      await deletePermanently(gone.user.id);
+      const found = await as(PERSONAS.backoffice, 'GET', '/api/v2/audit', { query: { search: 'Ludivine Zacharie', pageSize: 100 } });
+      const items = (found.body as { items: { subject: { label: string } }[]; total: number }).items;
+      expect(items.length).toBeGreaterThan(0);
+      expect(items.every((e) => e.subject.label.includes('Ludivine Zacharie'))).toBe(true);
+      const twinEntries = await db().selectFrom('audit_log').select('subject_name').where('entity_id', '=', twin.user.id).execute();
+      expect(twinEntries.map((e) => e.subject_name)).toEqual(twinEntries.map(() => 'Ludivine Zacharie'));
+    });
+  });
+}
