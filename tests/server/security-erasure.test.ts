@@ -92,6 +92,24 @@ for (const backend of backends) {
       expect(digest.body).toBe(`Demandes pour ${longer}, Utilisateur supprimé n° ${Number(number)}.`);
     });
 
+    it('erases the searches of their name or address that exports recorded in the journal, and those only', async () => {
+      const email = uniqueEmail('gwendal.yvinec');
+      const created = await create({ firstName: 'Gwendal', lastName: 'Yvinec', email });
+      for (const [route, search] of [['/api/v2/users/export', 'Yvinec'], ['/api/v2/audit/export', email.toUpperCase()], ['/api/v2/users/export', 'gwendal yvinec'], ['/api/v2/audit/export', 'Garnier']] as const) {
+        expect((await as(PERSONAS.backoffice, 'GET', route, { query: { search } })).status).toBe(200);
+      }
+      const searches = () => db().selectFrom('audit_log').select(sql<string>`changes -> 'filters' ->> 'search'`.as('search')).where('entity_type', '=', 'export').where(sql<boolean>`changes -> 'filters' ? 'search'`).execute();
+      expect((await searches()).map((r) => r.search)).toEqual(expect.arrayContaining(['Yvinec', 'gwendal yvinec', 'Garnier']));
+
+      await deletePermanently(created.user.id);
+
+      const rest = await everything();
+      for (const trace of ['yvinec', email]) expect(rest.includes(trace), trace).toBe(false);
+      expect((await searches()).map((r) => r.search)).toContain('Garnier');
+      const journal = await as(PERSONAS.backoffice, 'GET', '/api/v2/audit', { query: { action: 'users.export', pageSize: 100 } });
+      expect(JSON.stringify(journal.body).toLowerCase()).not.toContain('yvinec');
+    });
+
     it('pseudonymises the deleted person only, never another person of the same name', async () => {
       const twin = await create({ firstName: 'Ludivine', lastName: 'Zacharie', email: uniqueEmail('ludivine.zacharie') });
       const gone = await create({ firstName: 'Ludivine', lastName: 'Zacharie', email: uniqueEmail('ludivine.zacharie') });

@@ -57,3 +57,14 @@ export function addressesPattern(addresses: readonly string[]): string {
   const alternatives = addresses.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   return `(?<![a-z0-9._%+'-])(?:${alternatives})(?![a-z0-9_-]|[.][a-z0-9])`;
 }
+
+/**
+ * What names the person in a search recorded with an export's filters (the journal's 'users.export' and
+ * 'journal.export' entries): their last name, one of their addresses, or an address's part before '@', folded as
+ * the journal's search folds them. A recorded search holding one of these is erased; a shorter part ('yv'),
+ * which names nobody in particular, stays.
+ */
+export function namingTerms(user: { last_name?: string | null }, addresses: readonly string[]): string[] {
+  const parts = [user.last_name ?? '', ...addresses, ...addresses.map((a) => a.split('@')[0] ?? '')];
+  return [...new Set(parts.map(searchable).filter((t) => t.length >= 3))];
+}

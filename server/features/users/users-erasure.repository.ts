@@ -109,6 +109,19 @@ export async function eraseMail(trx: Trx, addresses: readonly string[], pattern:
   return { dropped: Number(dropped.numDeletedRows), stripped: Number(stripped.numUpdatedRows) };
 }
 
+/**
+ * The searches recorded with the exports' filters (entity 'export') that hold one of `terms` (users-erasure.model.ts
+ * namingTerms), replaced by `erased`: the entry still says a search was made. Found through the entity index.
+ */
+export async function eraseRecordedSearches(trx: Trx, terms: readonly string[], erased: string): Promise<number> {
+  if (terms.length === 0) return 0;
+  const result = await sql`
+    update audit_log set changes = jsonb_set(changes, '{filters,search}', to_jsonb(${erased}::text))
+    where entity_type = 'export' and jsonb_typeof(changes -> 'filters' -> 'search') = 'string'
+      and exists (select 1 from unnest(${terms}::text[]) as t (term) where strpos(search_fold(changes -> 'filters' ->> 'search'), t.term) > 0)`.execute(trx);
+  return Number(result.numAffectedRows ?? 0);
+}
+
 /** The reports of actions on many users: the person's name as the report kept it, and their e-mail, replaced. */
 export async function eraseBulkReports(trx: Trx, userId: string, name: string): Promise<void> {
   await trx

@@ -10,8 +10,8 @@ import { inTransaction, type StepLog, type UnitOfWork } from '../../db/unit-of-w
 import { writeAudit, writeAudits } from '../audit/audit.repository.ts';
 import { describeAssignments, personalFields, userAuditEntry } from './users.model.ts';
 import { loadAssignments, type AssignmentRecord } from './users-read.repository.ts';
-import { cancelPendingRequestsOf, eraseBulkReports, eraseJournal, eraseMail, eraseNameRangeStart, eraseRequests, formerAddressesOf, pseudonymNumber } from './users-erasure.repository.ts';
-import { addressesOf, addressesPattern, ERASED_MAIL_BODY, ERASURE_CANCELLATION_REASON, pseudonym, SYSTEM_AUTHOR } from './users-erasure.model.ts';
+import { cancelPendingRequestsOf, eraseBulkReports, eraseJournal, eraseMail, eraseNameRangeStart, eraseRecordedSearches, eraseRequests, formerAddressesOf, pseudonymNumber } from './users-erasure.repository.ts';
+import { addressesOf, addressesPattern, ERASED_MAIL_BODY, ERASED_VALUE, ERASURE_CANCELLATION_REASON, namingTerms, pseudonym, SYSTEM_AUTHOR } from './users-erasure.model.ts';
 import { deleteUserRows } from './users-write.repository.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 
@@ -32,7 +32,7 @@ export interface ErasureOutcome {
  * their row is deleted (the requests' foreign keys to it are still set). A second call for the same person
  * finds the same number and changes nothing more.
  */
-export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'email' | 'pending_email'>, author: ErasureAuthor): Promise<ErasureOutcome> {
+export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'email' | 'pending_email'> & Partial<Pick<UserRow, 'last_name'>>, author: ErasureAuthor): Promise<ErasureOutcome> {
   const { trx } = uow;
   const p = pseudonym(await pseudonymNumber(trx, user.id));
   const addresses = addressesOf(user);
@@ -54,6 +54,8 @@ export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'e
     })),
   );
   const journalEntries = await eraseJournal(trx, user.id, addresses, p);
+  // A search of their name or address that an export recorded with its filters.
+  await eraseRecordedSearches(trx, namingTerms(user, mailAddresses), ERASED_VALUE);
   const requests = await eraseRequests(trx, user.id, addresses, p.name);
   const mail = await eraseMail(trx, mailAddresses, addressesPattern(mailAddresses), { name: p.name, body: ERASED_MAIL_BODY });
   await eraseBulkReports(trx, user.id, p.name);

@@ -1,7 +1,7 @@
 // What the erasure of a deleted person writes in place of their data (issue 23): pure rules.
 import { describe, expect, it } from 'vitest';
 import { searchable } from '../../../server/features/audit/audit.model.ts';
-import { addressesOf, addressesPattern, ERASED_VALUE, pseudonym } from '../../../server/features/users/users-erasure.model.ts';
+import { addressesOf, addressesPattern, ERASED_VALUE, namingTerms, pseudonym } from '../../../server/features/users/users-erasure.model.ts';
 
 describe('the pseudonym of a deleted person', () => {
   it("names them 'Utilisateur supprimé n° N', its first and last names reading it once put together", () => {
@@ -42,5 +42,13 @@ describe("a deleted person's addresses", () => {
     for (const other of ['jean.roux@exemple.fr', 'j.ean.roux@exemple.fr', 'ean.roux@exemple.fr.com', 'ean.roux@exemple.fresh', 'ean.roux@exemple.fr-x.com']) {
       expect(pattern.test(other), other).toBe(false);
     }
+  });
+});
+
+describe('what names a deleted person in a search recorded with an export', () => {
+  it('is their last name, their addresses and the parts before @, folded, never a part shorter than three letters', () => {
+    expect(namingTerms({ last_name: 'Lévêque' }, ['gw.leveque@exemple.fr'])).toEqual(['leveque', 'gw.leveque@exemple.fr', 'gw.leveque']);
+    expect(namingTerms({ last_name: 'Li' }, ['li@x.fr'])).toEqual(['li@x.fr']);
+    expect(namingTerms({}, ['a.b@x.fr'])).toEqual(['a.b@x.fr', 'a.b']);
   });
 });
