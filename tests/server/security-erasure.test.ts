@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import type { TestApp } from './support/test-app.ts';
+import { freshEmail, invitationsApi } from './support/invitations.ts';
 import { callApi, confirmEmailChange, createUserAs, PERSONAS, startUsersApp, uniqueEmail, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 
 for (const backend of backends) {
@@ -69,6 +70,30 @@ for (const backend of backends) {
 
       expect(await heirsMail()).toEqual(before);
       expect((await db().selectFrom('users').select('email').where('id', '=', heir.user.id).executeTakeFirstOrThrow()).email).toBe(old);
+    });
+
+    it("leaves alone another person's requests and e-mails at an address the deleted person only asked for", async () => {
+      const target = freshEmail('victime');
+      const request = await invitationsApi(t).create(PERSONAS.adminEhpad, { inviteeEmail: target, invitationType: 'ROLE_ASSIGNMENT', organizationCode: orgs.ehpadSirets[0]!.code, roleCode: 'COMPTABLE' });
+      expect(request.status, JSON.stringify(request.body)).toBe(201);
+      const requestId = (request.body as { id: number }).id;
+      await db().insertInto('outbox').values({ kind: 'account.invitation', recipient: target, subject: 'Votre compte', body: 'Bonjour Victorine, à vous.', status: 'PENDING' }).execute();
+      const created = await create({ firstName: 'Côme', lastName: 'Plice', email: uniqueEmail('come.plice') });
+      const typed = await as(PERSONAS.backoffice, 'PUT', '/api/v2/users/{id}', { params: { id: created.user.id }, payload: { firstName: 'Côme', lastName: 'Plice', email: target, metadata: null } });
+      expect(typed.status).toBe(200);
+      const victims = async () => ({
+        request: await db().selectFrom('invitations').select(['status', 'invitee_email', 'metadata']).where('id', '=', requestId).executeTakeFirstOrThrow(),
+        mails: await db().selectFrom('outbox').select(['recipient', 'status', 'body']).where('recipient', '=', target).where('kind', '<>', 'email.change.confirm').execute(),
+        journal: await db().selectFrom('audit_log').select(['subject_name', 'changes', 'search_text']).where('entity_type', '=', 'invitation').where('entity_id', '=', String(requestId)).orderBy('id').execute(),
+      });
+      const before = await victims();
+
+      await deletePermanently(created.user.id);
+
+      expect(await victims()).toEqual(before);
+      expect(before.request.status).toBe('PENDING');
+      // The confirmation link's e-mail the portal wrote for them to that address goes with them.
+      expect(await db().selectFrom('outbox').select('id').where('recipient', '=', target).where('kind', '=', 'email.change.confirm').execute()).toEqual([]);
     });
 
     it("leaves alone another person's address that holds the deleted person's address", async () => {

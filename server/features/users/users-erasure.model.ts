@@ -43,9 +43,14 @@ export function pseudonym(number: number): Pseudonym {
 /** The personal fields entries record about a person (users.model.ts personalFields, the e-mail changes, a request's invitee). */
 const ERASED_FIELDS = ['email', 'pendingEmail', 'jobTitle', 'phoneNumber', 'mobilePhone', 'street', 'postalCode', 'city', 'metadata', 'inviteeEmail'] as const;
 
-/** The addresses that were the person's and that rows elsewhere may hold: their e-mail and the one awaiting confirmation, lower-case, each once. */
-export function addressesOf(user: { email: string; pending_email: string | null }): string[] {
-  return [...new Set([user.email, user.pending_email].filter((e): e is string => typeof e === 'string' && e.length > 0).map((e) => e.toLowerCase()))];
+/**
+ * The address that is the person's and that rows elsewhere may hold: their e-mail, lower-case. Not the one awaiting
+ * confirmation: typed by them or an administrator, it proves nothing, and the requests and e-mails at that address
+ * may be another person's (security review); only the confirmation link's e-mail written for them goes
+ * (users-erasure.repository.ts eraseMail).
+ */
+export function addressesOf(user: { email: string }): string[] {
+  return [user.email.toLowerCase()];
 }
 
 /**

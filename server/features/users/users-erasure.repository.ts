@@ -14,7 +14,8 @@ export async function pseudonymNumber(trx: Trx, userId: string): Promise<number>
 }
 
 /**
- * The addresses the person had before (their e-mail changes, as the journal's entries about them recorded them),
+ * The addresses the person had before (their e-mail, as the journal's entries about them recorded it: created,
+ * changed, confirmed; never an address only asked for, which may be anyone's),
  * other than `current` and other than any held now by someone else (as e-mail or awaiting confirmation): the
  * e-mails sent there are theirs too. Read before the journal is erased. Through the entity index; the users are
  * read only for a person whose address changed (pending_email has no index: a scan, on those rare deletes only).
@@ -23,9 +24,8 @@ export async function formerAddressesOf(trx: Trx, userId: string, current: reado
   const { rows } = await sql<{ address: string }>`
     select distinct lower(v.address) as address
     from audit_log a,
-      lateral (values (a.changes -> 'email' ->> 'before'), (a.changes -> 'email' ->> 'after'), (a.changes -> 'pendingEmail' ->> 'before'), (a.changes -> 'pendingEmail' ->> 'after'),
-        (case when jsonb_typeof(a.changes -> 'email') = 'string' then a.changes ->> 'email' end),
-        (case when jsonb_typeof(a.changes -> 'pendingEmail') = 'string' then a.changes ->> 'pendingEmail' end)) as v (address)
+      lateral (values (a.changes -> 'email' ->> 'before'), (a.changes -> 'email' ->> 'after'),
+        (case when jsonb_typeof(a.changes -> 'email') = 'string' then a.changes ->> 'email' end)) as v (address)
     where a.entity_type = 'user' and a.entity_id = ${userId} and v.address like '%@%' and lower(v.address) <> all(${current}::text[])`.execute(trx);
   const former = rows.map((r) => r.address);
   if (former.length === 0) return [];
@@ -100,11 +100,19 @@ export async function eraseRequests(trx: Trx, userId: string, addresses: readonl
 /**
  * The outbox: the person's e-mails not sent (pending, failed) are dropped; those sent stay until the outbox's
  * retention, their address and body replaced; the e-mails to others that quote one of their addresses have it
- * replaced by the pseudonym (`pattern`: users-erasure.model.ts addressesPattern).
+ * replaced by the pseudonym (`pattern`: users-erasure.model.ts addressesPattern). The person's e-mails are those to
+ * `addresses`, and at the address they asked for (`pending`) the confirmation links' e-mails naming `email`, theirs.
  */
-export async function eraseMail(trx: Trx, addresses: readonly string[], pattern: string, p: { name: string; body: string }): Promise<{ dropped: number; stripped: number }> {
-  const dropped = await trx.deleteFrom('outbox').where(sql<boolean>`lower(recipient) = any(${addresses}::text[])`).where('status', 'in', ['PENDING', 'FAILED']).executeTakeFirst();
-  const stripped = await trx.updateTable('outbox').set({ recipient: p.name, body: p.body }).where(sql<boolean>`lower(recipient) = any(${addresses}::text[])`).executeTakeFirst();
+export async function eraseMail(
+  trx: Trx,
+  person: { addresses: readonly string[]; email: string; pending: string | null },
+  pattern: string,
+  p: { name: string; body: string },
+): Promise<{ dropped: number; stripped: number }> {
+  const theirs = sql<boolean>`(lower(recipient) = any(${person.addresses}::text[])
+    or (lower(recipient) = lower(${person.pending}::text) and kind = 'email.change.confirm' and strpos(lower(body), lower(${person.email})) > 0))`;
+  const dropped = await trx.deleteFrom('outbox').where(theirs).where('status', 'in', ['PENDING', 'FAILED']).executeTakeFirst();
+  const stripped = await trx.updateTable('outbox').set({ recipient: p.name, body: p.body }).where(theirs).executeTakeFirst();
   await sql`update outbox set body = regexp_replace(body, ${pattern}, ${p.name}, 'gi') where body ~* ${pattern}`.execute(trx);
   return { dropped: Number(dropped.numDeletedRows), stripped: Number(stripped.numUpdatedRows) };
 }

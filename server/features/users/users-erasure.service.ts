@@ -57,7 +57,7 @@ export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'e
   // A search of their name or address that an export recorded with its filters.
   await eraseRecordedSearches(trx, namingTerms(user, mailAddresses), ERASED_VALUE);
   const requests = await eraseRequests(trx, user.id, addresses, p.name);
-  const mail = await eraseMail(trx, mailAddresses, addressesPattern(mailAddresses), { name: p.name, body: ERASED_MAIL_BODY });
+  const mail = await eraseMail(trx, { addresses: mailAddresses, email: user.email, pending: user.pending_email }, addressesPattern(mailAddresses), { name: p.name, body: ERASED_MAIL_BODY });
   await eraseBulkReports(trx, user.id, p.name);
   return { pseudonym: p.name, journalEntries, requestsCancelled: cancelled.length, requests, mailsDropped: mail.dropped };
 }
