@@ -45,5 +45,51 @@ for (const backend of backends) {
         expect(own.body.emails.map((m: { subject: string }) => m.subject)).toContain('Confirmez votre nouvelle adresse de connexion');
       }
     });
+
+    it("refuses another's data to an employer administrator, even their own employee's, and tells no one outside the back office whether an id exists", async () => {
+      const employee = await createUserAs(t, PERSONAS.adminClinique, [orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!], { email: uniqueEmail('salarie') });
+      const backoffice = (await db().selectFrom('users').select('id').where('email', '=', PERSONAS.backoffice).executeTakeFirstOrThrow()).id;
+      const unknown = '00000000-0000-4000-8000-000000000001';
+      for (const as of [PERSONAS.adminClinique, PERSONAS.rhClinique, PERSONAS.adminEhpad, employee.user.email]) {
+        for (const id of [employee.user.id, backoffice, unknown]) {
+          if (id === employee.user.id && as === employee.user.email) continue;
+          for (const format of ['json', 'html'] as const) {
+            const refused = await callApi(t, { as, method: 'GET', route: PERSONAL, params: { id }, query: { format } });
+            expect(refused.status, `${as} ${id} ${format}`).toBe(403);
+          }
+        }
+      }
+      expect((await callApi(t, { as: PERSONAS.lecteur, method: 'GET', route: PERSONAL, params: { id: employee.user.id } })).status).toBe(200);
+      expect((await callApi(t, { as: PERSONAS.backoffice, method: 'GET', route: PERSONAL, params: { id: 'pas-un-uuid' } })).status).toBe(400);
+      expect((await callApi(t, { as: employee.user.email, method: 'GET', route: MINE, query: { format: 'HTML' } })).status).toBe(400);
+    });
+
+    it('writes every e-mail subject, request reason and address of the summary as text, and lets no link or token out', async () => {
+      const person = await createUserAs(t, PERSONAS.backoffice, [orgs.cliniqueSirets[0]!.code], [roles.COMPTABLE!], { email: uniqueEmail('cible') });
+      const email = person.user.email;
+      await db().updateTable('users').set({ street: '<svg onload=alert(1)>', city: '<a href="javascript:alert(2)">Lyon</a>' }).where('id', '=', person.user.id).execute();
+      await db().insertInto('outbox').values({
+        kind: 'invitation.rejected', recipient: email, subject: '<img src=x onerror=alert(3)> https://pirate.example/x?token=abc', status: 'SENT', sent_at: new Date(),
+        body: 'Motif : <script>alert(4)</script>\nHTTPS://portail.example/compte/confirmer-email?token=secret123 et token=nu456 et www.exemple.fr/setup',
+      }).execute();
+      const request = await invitationsApi(t).create(PERSONAS.adminClinique, { inviteeEmail: email, invitationType: 'ROLE_ASSIGNMENT', organizationCode: orgs.cliniqueSirets[1]!.code, roleCode: 'COMPTABLE' });
+      expect(request.status, JSON.stringify(request.body)).toBe(201);
+      const rejected = await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/invitations/{id}/reject', params: { id: (request.body as { id: number }).id }, payload: { rejectionReason: '<b onmouseover=alert(5)>non</b>' } });
+      expect(rejected.status).toBe(200);
+
+      for (const as of [email, PERSONAS.backoffice]) {
+        const answer = as === email
+          ? await callApi(t, { as, method: 'GET', route: MINE, query: { format: 'html' } })
+          : await callApi(t, { as, method: 'GET', route: PERSONAL, params: { id: person.user.id }, query: { format: 'html' } });
+        expect(answer.status).toBe(200);
+        const html = String(answer.body);
+        expect(html).not.toMatch(/<(svg|img|script|b|a)[\s>]/i);
+        expect(html).toContain('&lt;svg onload=alert(1)&gt;');
+        expect(html).toContain('&lt;img src=x onerror=alert(3)&gt;');
+        expect(html).toContain('&lt;script&gt;alert(4)&lt;/script&gt;');
+        expect(html).toContain('&lt;b onmouseover=alert(5)&gt;non&lt;/b&gt;');
+        for (const secret of ['secret123', 'nu456', 'token=', 'pirate.example', 'www.exemple.fr']) expect(html, secret).not.toContain(secret);
+      }
+    });
   });
 }
