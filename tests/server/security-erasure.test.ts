@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import type { TestApp } from './support/test-app.ts';
-import { freshEmail, invitationsApi } from './support/invitations.ts';
+import { freshEmail, invitationsApi, newPersonMetadata } from './support/invitations.ts';
 import { callApi, confirmEmailChange, createUserAs, PERSONAS, startUsersApp, uniqueEmail, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
 
 for (const backend of backends) {
@@ -133,6 +133,22 @@ for (const backend of backends) {
       expect((await searches()).map((r) => r.search)).toContain('Garnier');
       const journal = await as(PERSONAS.backoffice, 'GET', '/api/v2/audit', { query: { action: 'users.export', pageSize: 100 } });
       expect(JSON.stringify(journal.body).toLowerCase()).not.toContain('yvinec');
+    });
+
+    it("erases their address from the requests they made, the request's recorded sender included", async () => {
+      const email = uniqueEmail('hortense.quemeneur');
+      const created = await createUserAs(t, PERSONAS.backoffice, [orgs.cliniqueSirets[0]!.code], [roles.ADMIN_ADHERENT!], { firstName: 'Hortense', lastName: 'Quemeneur', email });
+      const made = await invitationsApi(t).create(email, {
+        inviteeEmail: freshEmail('nouvelle'), invitationType: 'ROLE_ASSIGNMENT', organizationCode: orgs.cliniqueSirets[0]!.code, roleCode: 'COMPTABLE',
+        metadata: newPersonMetadata({ firstName: 'Nina', lastName: 'Nouvelle' }, email),
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      await deletePermanently(created.user.id);
+      const rest = await everything();
+      for (const trace of ['quemeneur', email]) expect(rest.includes(trace), trace).toBe(false);
+      // The newcomer's profile, someone else's, stays.
+      const row = await db().selectFrom('invitations').select('metadata').where('id', '=', (made.body as { id: number }).id).executeTakeFirstOrThrow();
+      expect(JSON.stringify(row.metadata)).toContain('Nina');
     });
 
     it('pseudonymises the deleted person only, never another person of the same name', async () => {

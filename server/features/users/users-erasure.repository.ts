@@ -84,12 +84,13 @@ export async function eraseJournal(trx: Trx, userId: string, addresses: readonly
   return authored.rows.length + about.rows.length;
 }
 
-/** The requests: the person's address and profile as invitee, their address as requester, decider or canceller, replaced by the pseudonym. */
+/** The requests: the person's address and profile as invitee, their address as requester (the request's recorded `metadata.senderEmail` too), decider or canceller, replaced by the pseudonym. */
 export async function eraseRequests(trx: Trx, userId: string, addresses: readonly string[], name: string): Promise<number> {
   const result = await sql`
     update invitations set
       invitee_email = case when ${namingInvitee(userId, addresses)} then ${name} else invitee_email end,
-      metadata = case when ${namingInvitee(userId, addresses)} then metadata - 'userProfile' else metadata end,
+      metadata = (case when ${namingInvitee(userId, addresses)} then metadata - 'userProfile' else metadata end)
+        || case when sender_user_id = ${userId}::uuid and jsonb_typeof(metadata -> 'senderEmail') = 'string' then jsonb_build_object('senderEmail', ${name}::text) else '{}'::jsonb end,
       sender_email = case when sender_user_id = ${userId}::uuid then ${name} else sender_email end,
       validator_email = case when validator_user_id = ${userId}::uuid then ${name} else validator_email end,
       cancelled_by_email = case when cancelled_by_user_id = ${userId}::uuid then ${name} else cancelled_by_email end
