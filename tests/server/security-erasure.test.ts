@@ -151,6 +151,37 @@ for (const backend of backends) {
       expect(JSON.stringify(row.metadata)).toContain('Nina');
     });
 
+    it('leaves nothing half-done when a statement of the erasure fails part-way, and erases all once it can', async () => {
+      const email = uniqueEmail('octave.ribalier');
+      const created = await create({ firstName: 'Octave', lastName: 'Ribalier', email });
+      await db().insertInto('outbox').values({ kind: 'account.invitation', recipient: email, subject: 'Votre compte', body: 'Bonjour Octave', status: 'SENT', sent_at: new Date() }).execute();
+      expect((await as(PERSONAS.backoffice, 'POST', '/api/v2/users/{id}/deactivate', { params: { id: created.user.id } })).status).toBe(200);
+      const snapshot = async () => ({
+        journal: await db().selectFrom('audit_log').selectAll().orderBy('id').execute(),
+        invitations: await db().selectFrom('invitations').selectAll().orderBy('id').execute(),
+        outbox: await db().selectFrom('outbox').selectAll().orderBy('id').execute(),
+        erased: await db().selectFrom('erased_persons').selectAll().execute(),
+        user: await db().selectFrom('users').selectAll().where('id', '=', created.user.id).execute(),
+        search: await db().selectFrom('user_search').selectAll().where('id', '=', created.user.id).execute(),
+      });
+      const before = await snapshot();
+      // The outbox refuses every change: the erasure fails after the journal and the requests were rewritten.
+      await sql`create function refuse_outbox_change() returns trigger language plpgsql as $$ begin raise exception 'panne simulée'; end $$`.execute(db());
+      await sql`create trigger refuse_outbox_change before update or delete on outbox for each row execute function refuse_outbox_change()`.execute(db());
+      try {
+        const token = await t.tokenFor(PERSONAS.backoffice);
+        const failed = await t.app.inject({ method: 'DELETE', url: `/api/v2/users/${created.user.id}?hardDelete=true`, headers: { authorization: `Bearer ${token}` } });
+        expect(failed.statusCode).toBe(500);
+        expect(failed.body).not.toContain('panne');
+      } finally {
+        await sql`drop trigger refuse_outbox_change on outbox`.execute(db());
+        await sql`drop function refuse_outbox_change()`.execute(db());
+      }
+      expect(await snapshot()).toEqual(before);
+      expect((await as(PERSONAS.backoffice, 'DELETE', '/api/v2/users/{id}', { params: { id: created.user.id }, query: { hardDelete: true } })).status).toBe(204);
+      expect((await everything()).includes('ribalier')).toBe(false);
+    });
+
     it('pseudonymises the deleted person only, never another person of the same name', async () => {
       const twin = await create({ firstName: 'Ludivine', lastName: 'Zacharie', email: uniqueEmail('ludivine.zacharie') });
       const gone = await create({ firstName: 'Ludivine', lastName: 'Zacharie', email: uniqueEmail('ludivine.zacharie') });
