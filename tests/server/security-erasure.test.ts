@@ -151,6 +151,23 @@ for (const backend of backends) {
       expect(JSON.stringify(row.metadata)).toContain('Nina');
     });
 
+    it('erases the request that made their account at an address they later left, and its journal entries', async () => {
+      const first = freshEmail('rosalind.tivoli');
+      const api = invitationsApi(t);
+      const made = await api.create(PERSONAS.backoffice, { inviteeEmail: first, roleCode: 'ADMIN_ADHERENT', invitationType: 'NEW_ADMIN', organizationCode: orgs.clinique.code, metadata: newPersonMetadata({ firstName: 'Rosalind', lastName: 'Tivoli', phoneNumber: '0655443322' }) });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      expect((await api.approve(PERSONAS.backoffice, (made.body as { id: number }).id)).status).toBe(200);
+      const id = (await db().selectFrom('users').select('id').where('email', '=', first).executeTakeFirstOrThrow()).id;
+      const next = uniqueEmail('rt.nouvelle');
+      expect((await as(PERSONAS.backoffice, 'PUT', '/api/v2/users/{id}', { params: { id }, payload: { firstName: 'Rosalind', lastName: 'Tivoli', email: next, metadata: null } })).status).toBe(200);
+      expect((await confirmEmailChange(t, next)).status).toBe(200);
+
+      await deletePermanently(id);
+
+      const rest = await everything();
+      for (const trace of ['tivoli', '0655443322', first, next]) expect(rest.includes(trace), trace).toBe(false);
+    });
+
     it('leaves nothing half-done when a statement of the erasure fails part-way, and erases all once it can', async () => {
       const email = uniqueEmail('octave.ribalier');
       const created = await create({ firstName: 'Octave', lastName: 'Ribalier', email });

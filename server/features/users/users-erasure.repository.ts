@@ -15,37 +15,58 @@ export async function pseudonymNumber(trx: Trx, userId: string): Promise<number>
 
 /**
  * The addresses the person had before (their e-mail, as the journal's entries about them recorded it: created,
- * changed, confirmed; never an address only asked for, which may be anyone's),
+ * changed, confirmed; never an address only asked for, which may be anyone's), each with the moment they left it,
  * other than `current` and other than any held now by someone else (as e-mail or awaiting confirmation): the
- * e-mails sent there are theirs too. Read before the journal is erased. Through the entity index; the users are
- * read only for a person whose address changed (pending_email has no index: a scan, on those rare deletes only).
+ * e-mails sent there, and the requests made there before they left it, are theirs too. Read before the journal is
+ * erased. Through the entity index; the users are read only for a person whose address changed (pending_email has
+ * no index: a scan, on those rare deletes only).
  */
-export async function formerAddressesOf(trx: Trx, userId: string, current: readonly string[]): Promise<string[]> {
-  const { rows } = await sql<{ address: string }>`
-    select distinct lower(v.address) as address
+export async function formerAddressesOf(trx: Trx, userId: string, current: readonly string[]): Promise<{ address: string; until: Date }[]> {
+  const { rows } = await sql<{ address: string; until: Date }>`
+    select lower(v.address) as address, max(a.at) filter (where lower(a.changes -> 'email' ->> 'before') = lower(v.address)) as until
     from audit_log a,
       lateral (values (a.changes -> 'email' ->> 'before'), (a.changes -> 'email' ->> 'after'),
         (case when jsonb_typeof(a.changes -> 'email') = 'string' then a.changes ->> 'email' end)) as v (address)
-    where a.entity_type = 'user' and a.entity_id = ${userId} and v.address like '%@%' and lower(v.address) <> all(${current}::text[])`.execute(trx);
-  const former = rows.map((r) => r.address);
+    where a.entity_type = 'user' and a.entity_id = ${userId} and v.address like '%@%' and lower(v.address) <> all(${current}::text[])
+    group by lower(v.address)`.execute(trx);
+  // An address they left has its change's entry; one without (never theirs for sure) is left alone.
+  const former = rows.filter((r) => r.until !== null).map((r) => ({ address: r.address, until: new Date(r.until) }));
   if (former.length === 0) return [];
+  const addresses = former.map((f) => f.address);
   const { rows: held } = await sql<{ address: string }>`
-    select lower(email) as address from users where lower(email) = any(${former}::text[]) and id <> ${userId}::uuid
-    union select lower(pending_email) from users where pending_email is not null and lower(pending_email) = any(${former}::text[]) and id <> ${userId}::uuid`.execute(trx);
+    select lower(email) as address from users where lower(email) = any(${addresses}::text[]) and id <> ${userId}::uuid
+    union select lower(pending_email) from users where pending_email is not null and lower(pending_email) = any(${addresses}::text[]) and id <> ${userId}::uuid`.execute(trx);
   const others = new Set(held.map((r) => r.address));
-  return former.filter((a) => !others.has(a));
+  return former.filter((f) => !others.has(f.address));
+}
+
+/** The requests made to an address the person had, before they left it, for no other account: theirs (by the invitee e-mail index). */
+export async function requestsAtFormerAddresses(trx: Trx, userId: string, former: readonly { address: string; until: Date }[]): Promise<string[]> {
+  if (former.length === 0) return [];
+  const { rows } = await sql<{ id: string }>`
+    select i.id::text as id from invitations i
+      join unnest(${former.map((f) => f.address)}::text[], ${former.map((f) => f.until.toISOString())}::timestamptz[]) as f (address, until)
+        on lower(i.invitee_email) = f.address and i.created_at <= f.until
+    where i.invitee_user_id is null or i.invitee_user_id = ${userId}::uuid`.execute(trx);
+  return rows.map((r) => r.id);
+}
+
+/** How a request names the person as invitee: their account, their address, or one of these requests (requestsAtFormerAddresses). */
+export interface InviteeKeys {
+  addresses: readonly string[];
+  requestIds: readonly string[];
 }
 
 /** The requests that name the person as invitee: made to one of their addresses, or to the account they held then. */
-const namingInvitee = (userId: string, addresses: readonly string[]) =>
-  sql<boolean>`(invitee_user_id = ${userId}::uuid or lower(invitee_email) = any(${addresses}::text[]))`;
+const namingInvitee = (userId: string, invitee: InviteeKeys) =>
+  sql<boolean>`(invitee_user_id = ${userId}::uuid or lower(invitee_email) = any(${invitee.addresses}::text[]) or id = any(${invitee.requestIds}::bigint[]))`;
 
 /** Cancels the pending requests the person made or that name them as invitee; answers them (each to be journaled). */
-export async function cancelPendingRequestsOf(trx: Trx, userId: string, addresses: readonly string[], by: { userId: string | null; email: string }, reason: string): Promise<InvitationRow[]> {
+export async function cancelPendingRequestsOf(trx: Trx, userId: string, invitee: InviteeKeys, by: { userId: string | null; email: string }, reason: string): Promise<InvitationRow[]> {
   const { rows } = await sql<InvitationRow>`
     update invitations set status = 'CANCELLED', cancelled_by_user_id = ${by.userId}::uuid, cancelled_by_email = ${by.email},
       cancellation_reason = ${reason}, processed_at = greatest(now(), created_at)
-    where status = 'PENDING' and (sender_user_id = ${userId}::uuid or ${namingInvitee(userId, addresses)})
+    where status = 'PENDING' and (sender_user_id = ${userId}::uuid or ${namingInvitee(userId, invitee)})
     returning *`.execute(trx);
   return rows;
 }
@@ -62,7 +83,7 @@ const batches = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.cei
  * through the author and entity indexes, then changed by id, ERASURE_BATCH at a time, all in the caller's
  * transaction. Answers how many entries changed (an entry both by and about them counts twice).
  */
-export async function eraseJournal(trx: Trx, userId: string, addresses: readonly string[], p: Pseudonym): Promise<number> {
+export async function eraseJournal(trx: Trx, userId: string, invitee: InviteeKeys, p: Pseudonym): Promise<number> {
   const authored = await sql<{ id: number }>`select id from audit_log where actor_id = ${userId}::uuid`.execute(trx);
   for (const ids of batches(authored.rows.map((r) => r.id))) {
     await sql`
@@ -70,7 +91,7 @@ export async function eraseJournal(trx: Trx, userId: string, addresses: readonly
         search_text = concat_ws(' ', ${p.searchText}::text, nullif(coalesce(subject_search_text, search_fold(subject_name)), ''))
       where id = any(${ids}::bigint[])`.execute(trx);
   }
-  const requests = await sql<{ id: string }>`select id::text as id from invitations where ${namingInvitee(userId, addresses)}`.execute(trx);
+  const requests = await sql<{ id: string }>`select id::text as id from invitations where ${namingInvitee(userId, invitee)}`.execute(trx);
   const about = await sql<{ id: number }>`
     select id from audit_log
     where (entity_type = 'user' and entity_id = ${userId}) or (entity_type = 'invitation' and entity_id = any(${requests.rows.map((r) => r.id)}::text[]))`.execute(trx);
@@ -85,16 +106,16 @@ export async function eraseJournal(trx: Trx, userId: string, addresses: readonly
 }
 
 /** The requests: the person's address and profile as invitee, their address as requester (the request's recorded `metadata.senderEmail` too), decider or canceller, replaced by the pseudonym. */
-export async function eraseRequests(trx: Trx, userId: string, addresses: readonly string[], name: string): Promise<number> {
+export async function eraseRequests(trx: Trx, userId: string, invitee: InviteeKeys, name: string): Promise<number> {
   const result = await sql`
     update invitations set
-      invitee_email = case when ${namingInvitee(userId, addresses)} then ${name} else invitee_email end,
-      metadata = (case when ${namingInvitee(userId, addresses)} then metadata - 'userProfile' else metadata end)
+      invitee_email = case when ${namingInvitee(userId, invitee)} then ${name} else invitee_email end,
+      metadata = (case when ${namingInvitee(userId, invitee)} then metadata - 'userProfile' else metadata end)
         || case when sender_user_id = ${userId}::uuid and jsonb_typeof(metadata -> 'senderEmail') = 'string' then jsonb_build_object('senderEmail', ${name}::text) else '{}'::jsonb end,
       sender_email = case when sender_user_id = ${userId}::uuid then ${name} else sender_email end,
       validator_email = case when validator_user_id = ${userId}::uuid then ${name} else validator_email end,
       cancelled_by_email = case when cancelled_by_user_id = ${userId}::uuid then ${name} else cancelled_by_email end
-    where ${namingInvitee(userId, addresses)} or sender_user_id = ${userId}::uuid or validator_user_id = ${userId}::uuid or cancelled_by_user_id = ${userId}::uuid`.execute(trx);
+    where ${namingInvitee(userId, invitee)} or sender_user_id = ${userId}::uuid or validator_user_id = ${userId}::uuid or cancelled_by_user_id = ${userId}::uuid`.execute(trx);
   return Number(result.numAffectedRows ?? 0);
 }
 

@@ -10,7 +10,7 @@ import { inTransaction, type StepLog, type UnitOfWork } from '../../db/unit-of-w
 import { writeAudit, writeAudits } from '../audit/audit.repository.ts';
 import { describeAssignments, personalFields, userAuditEntry } from './users.model.ts';
 import { loadAssignments, type AssignmentRecord } from './users-read.repository.ts';
-import { cancelPendingRequestsOf, eraseBulkReports, eraseJournal, eraseMail, eraseNameRangeStart, eraseRecordedSearches, eraseRequests, formerAddressesOf, pseudonymNumber } from './users-erasure.repository.ts';
+import { cancelPendingRequestsOf, eraseBulkReports, eraseJournal, eraseMail, eraseNameRangeStart, eraseRecordedSearches, eraseRequests, formerAddressesOf, pseudonymNumber, requestsAtFormerAddresses } from './users-erasure.repository.ts';
 import { addressesOf, addressesPattern, ERASED_MAIL_BODY, ERASED_VALUE, ERASURE_CANCELLATION_REASON, namingTerms, pseudonym, SYSTEM_AUTHOR } from './users-erasure.model.ts';
 import { deleteUserRows } from './users-write.repository.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
@@ -36,11 +36,14 @@ export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'e
   const { trx } = uow;
   const p = pseudonym(await pseudonymNumber(trx, user.id));
   const addresses = addressesOf(user);
-  // The e-mails sent to an address they had before are theirs too (read before the journal that records it is erased).
-  const mailAddresses = [...addresses, ...(await formerAddressesOf(trx, user.id, addresses))];
+  // The e-mails sent to an address they had before, and the requests made there before they left it, are theirs
+  // too (read before the journal that records it is erased).
+  const former = await formerAddressesOf(trx, user.id, addresses);
+  const mailAddresses = [...addresses, ...former.map((f) => f.address)];
+  const invitee = { addresses, requestIds: await requestsAtFormerAddresses(trx, user.id, former) };
   // Their pending requests are cancelled first (a requester or invitee gone: nobody to tell, nobody to give the
   // role to); the cancellations' entries are then erased with the rest.
-  const cancelled = await cancelPendingRequestsOf(trx, user.id, addresses, { userId: author.userId, email: author.email ?? SYSTEM_AUTHOR.name }, ERASURE_CANCELLATION_REASON);
+  const cancelled = await cancelPendingRequestsOf(trx, user.id, invitee, { userId: author.userId, email: author.email ?? SYSTEM_AUTHOR.name }, ERASURE_CANCELLATION_REASON);
   await writeAudits(
     trx,
     cancelled.map((row) => ({
@@ -53,10 +56,10 @@ export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'e
       changes: { status: { before: 'PENDING', after: 'CANCELLED' }, cancellationReason: ERASURE_CANCELLATION_REASON },
     })),
   );
-  const journalEntries = await eraseJournal(trx, user.id, addresses, p);
+  const journalEntries = await eraseJournal(trx, user.id, invitee, p);
   // A search of their name or address that an export recorded with its filters.
   await eraseRecordedSearches(trx, namingTerms(user, mailAddresses), ERASED_VALUE);
-  const requests = await eraseRequests(trx, user.id, addresses, p.name);
+  const requests = await eraseRequests(trx, user.id, invitee, p.name);
   const mail = await eraseMail(trx, { addresses: mailAddresses, email: user.email, pending: user.pending_email }, addressesPattern(mailAddresses), { name: p.name, body: ERASED_MAIL_BODY });
   await eraseBulkReports(trx, user.id, p.name);
   return { pseudonym: p.name, journalEntries, requestsCancelled: cancelled.length, requests, mailsDropped: mail.dropped };
