@@ -43,12 +43,33 @@ export function pseudonym(number: number): Pseudonym {
 /** The personal fields entries record about a person (users.model.ts personalFields, the e-mail changes, a request's invitee). */
 const ERASED_FIELDS = ['email', 'pendingEmail', 'jobTitle', 'phoneNumber', 'mobilePhone', 'street', 'postalCode', 'city', 'metadata', 'inviteeEmail'] as const;
 
-/** The addresses that were the person's and that rows elsewhere may hold: their e-mail and the one awaiting confirmation, lower-case, each once. */
-export function addressesOf(user: { email: string; pending_email: string | null }): string[] {
-  return [...new Set([user.email, user.pending_email].filter((e): e is string => typeof e === 'string' && e.length > 0).map((e) => e.toLowerCase()))];
+/**
+ * The address that is the person's and that rows elsewhere may hold: their e-mail, lower-case. Not the one awaiting
+ * confirmation: typed by them or an administrator, it proves nothing, and the requests and e-mails at that address
+ * may be another person's (security review); only the confirmation link's e-mail written for them goes
+ * (users-erasure.repository.ts eraseMail).
+ */
+export function addressesOf(user: { email: string }): string[] {
+  return [user.email.toLowerCase()];
 }
 
-/** A case-insensitive regular expression (PostgreSQL's ~*) matching any of these addresses as written. */
+/**
+ * A case-insensitive regular expression (PostgreSQL's ~*, and JavaScript's) matching any of these addresses as
+ * written, and only as a whole address: never within a longer one ('ean@x.fr' in 'jean@x.fr' or 'ean@x.fr.com'),
+ * which is another person's. A sentence's full stop after the address still ends it.
+ */
 export function addressesPattern(addresses: readonly string[]): string {
-  return addresses.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const alternatives = addresses.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return `(?<![a-z0-9._%+'-])(?:${alternatives})(?![a-z0-9_-]|[.][a-z0-9])`;
+}
+
+/**
+ * What names the person in a search recorded with an export's filters (the journal's 'users.export' and
+ * 'journal.export' entries): their last name, one of their addresses, or an address's part before '@', folded as
+ * the journal's search folds them. A recorded search holding one of these is erased; a shorter part ('yv'),
+ * which names nobody in particular, stays.
+ */
+export function namingTerms(user: { last_name?: string | null }, addresses: readonly string[]): string[] {
+  const parts = [user.last_name ?? '', ...addresses, ...addresses.map((a) => a.split('@')[0] ?? '')];
+  return [...new Set(parts.map(searchable).filter((t) => t.length >= 3))];
 }

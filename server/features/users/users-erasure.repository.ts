@@ -13,16 +13,60 @@ export async function pseudonymNumber(trx: Trx, userId: string): Promise<number>
   return Number(rows[0]!.number);
 }
 
+/**
+ * The addresses the person had before (their e-mail, as the journal's entries about them recorded it: created,
+ * changed, confirmed; never an address only asked for, which may be anyone's), each with the moment they left it,
+ * other than `current` and other than any held now by someone else (as e-mail or awaiting confirmation): the
+ * e-mails sent there, and the requests made there before they left it, are theirs too. Read before the journal is
+ * erased. Through the entity index; the users are read only for a person whose address changed (pending_email has
+ * no index: a scan, on those rare deletes only).
+ */
+export async function formerAddressesOf(trx: Trx, userId: string, current: readonly string[]): Promise<{ address: string; until: Date }[]> {
+  const { rows } = await sql<{ address: string; until: Date }>`
+    select lower(v.address) as address, max(a.at) filter (where lower(a.changes -> 'email' ->> 'before') = lower(v.address)) as until
+    from audit_log a,
+      lateral (values (a.changes -> 'email' ->> 'before'), (a.changes -> 'email' ->> 'after'),
+        (case when jsonb_typeof(a.changes -> 'email') = 'string' then a.changes ->> 'email' end)) as v (address)
+    where a.entity_type = 'user' and a.entity_id = ${userId} and v.address like '%@%' and lower(v.address) <> all(${current}::text[])
+    group by lower(v.address)`.execute(trx);
+  // An address they left has its change's entry; one without (never theirs for sure) is left alone.
+  const former = rows.filter((r) => r.until !== null).map((r) => ({ address: r.address, until: new Date(r.until) }));
+  if (former.length === 0) return [];
+  const addresses = former.map((f) => f.address);
+  const { rows: held } = await sql<{ address: string }>`
+    select lower(email) as address from users where lower(email) = any(${addresses}::text[]) and id <> ${userId}::uuid
+    union select lower(pending_email) from users where pending_email is not null and lower(pending_email) = any(${addresses}::text[]) and id <> ${userId}::uuid`.execute(trx);
+  const others = new Set(held.map((r) => r.address));
+  return former.filter((f) => !others.has(f.address));
+}
+
+/** The requests made to an address the person had, before they left it, for no other account: theirs (by the invitee e-mail index). */
+export async function requestsAtFormerAddresses(trx: Trx, userId: string, former: readonly { address: string; until: Date }[]): Promise<string[]> {
+  if (former.length === 0) return [];
+  const { rows } = await sql<{ id: string }>`
+    select i.id::text as id from invitations i
+      join unnest(${former.map((f) => f.address)}::text[], ${former.map((f) => f.until.toISOString())}::timestamptz[]) as f (address, until)
+        on lower(i.invitee_email) = f.address and i.created_at <= f.until
+    where i.invitee_user_id is null or i.invitee_user_id = ${userId}::uuid`.execute(trx);
+  return rows.map((r) => r.id);
+}
+
+/** How a request names the person as invitee: their account, their address, or one of these requests (requestsAtFormerAddresses). */
+export interface InviteeKeys {
+  addresses: readonly string[];
+  requestIds: readonly string[];
+}
+
 /** The requests that name the person as invitee: made to one of their addresses, or to the account they held then. */
-const namingInvitee = (userId: string, addresses: readonly string[]) =>
-  sql<boolean>`(invitee_user_id = ${userId}::uuid or lower(invitee_email) = any(${addresses}::text[]))`;
+const namingInvitee = (userId: string, invitee: InviteeKeys) =>
+  sql<boolean>`(invitee_user_id = ${userId}::uuid or lower(invitee_email) = any(${invitee.addresses}::text[]) or id = any(${invitee.requestIds}::bigint[]))`;
 
 /** Cancels the pending requests the person made or that name them as invitee; answers them (each to be journaled). */
-export async function cancelPendingRequestsOf(trx: Trx, userId: string, addresses: readonly string[], by: { userId: string | null; email: string }, reason: string): Promise<InvitationRow[]> {
+export async function cancelPendingRequestsOf(trx: Trx, userId: string, invitee: InviteeKeys, by: { userId: string | null; email: string }, reason: string): Promise<InvitationRow[]> {
   const { rows } = await sql<InvitationRow>`
     update invitations set status = 'CANCELLED', cancelled_by_user_id = ${by.userId}::uuid, cancelled_by_email = ${by.email},
       cancellation_reason = ${reason}, processed_at = greatest(now(), created_at)
-    where status = 'PENDING' and (sender_user_id = ${userId}::uuid or ${namingInvitee(userId, addresses)})
+    where status = 'PENDING' and (sender_user_id = ${userId}::uuid or ${namingInvitee(userId, invitee)})
     returning *`.execute(trx);
   return rows;
 }
@@ -39,7 +83,7 @@ const batches = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.cei
  * through the author and entity indexes, then changed by id, ERASURE_BATCH at a time, all in the caller's
  * transaction. Answers how many entries changed (an entry both by and about them counts twice).
  */
-export async function eraseJournal(trx: Trx, userId: string, addresses: readonly string[], p: Pseudonym): Promise<number> {
+export async function eraseJournal(trx: Trx, userId: string, invitee: InviteeKeys, p: Pseudonym): Promise<number> {
   const authored = await sql<{ id: number }>`select id from audit_log where actor_id = ${userId}::uuid`.execute(trx);
   for (const ids of batches(authored.rows.map((r) => r.id))) {
     await sql`
@@ -47,7 +91,7 @@ export async function eraseJournal(trx: Trx, userId: string, addresses: readonly
         search_text = concat_ws(' ', ${p.searchText}::text, nullif(coalesce(subject_search_text, search_fold(subject_name)), ''))
       where id = any(${ids}::bigint[])`.execute(trx);
   }
-  const requests = await sql<{ id: string }>`select id::text as id from invitations where ${namingInvitee(userId, addresses)}`.execute(trx);
+  const requests = await sql<{ id: string }>`select id::text as id from invitations where ${namingInvitee(userId, invitee)}`.execute(trx);
   const about = await sql<{ id: number }>`
     select id from audit_log
     where (entity_type = 'user' and entity_id = ${userId}) or (entity_type = 'invitation' and entity_id = any(${requests.rows.map((r) => r.id)}::text[]))`.execute(trx);
@@ -61,29 +105,51 @@ export async function eraseJournal(trx: Trx, userId: string, addresses: readonly
   return authored.rows.length + about.rows.length;
 }
 
-/** The requests: the person's address and profile as invitee, their address as requester, decider or canceller, replaced by the pseudonym. */
-export async function eraseRequests(trx: Trx, userId: string, addresses: readonly string[], name: string): Promise<number> {
+/** The requests: the person's address and profile as invitee, their address as requester (the request's recorded `metadata.senderEmail` too), decider or canceller, replaced by the pseudonym. */
+export async function eraseRequests(trx: Trx, userId: string, invitee: InviteeKeys, name: string): Promise<number> {
   const result = await sql`
     update invitations set
-      invitee_email = case when ${namingInvitee(userId, addresses)} then ${name} else invitee_email end,
-      metadata = case when ${namingInvitee(userId, addresses)} then metadata - 'userProfile' else metadata end,
+      invitee_email = case when ${namingInvitee(userId, invitee)} then ${name} else invitee_email end,
+      metadata = (case when ${namingInvitee(userId, invitee)} then metadata - 'userProfile' else metadata end)
+        || case when sender_user_id = ${userId}::uuid and jsonb_typeof(metadata -> 'senderEmail') = 'string' then jsonb_build_object('senderEmail', ${name}::text) else '{}'::jsonb end,
       sender_email = case when sender_user_id = ${userId}::uuid then ${name} else sender_email end,
       validator_email = case when validator_user_id = ${userId}::uuid then ${name} else validator_email end,
       cancelled_by_email = case when cancelled_by_user_id = ${userId}::uuid then ${name} else cancelled_by_email end
-    where ${namingInvitee(userId, addresses)} or sender_user_id = ${userId}::uuid or validator_user_id = ${userId}::uuid or cancelled_by_user_id = ${userId}::uuid`.execute(trx);
+    where ${namingInvitee(userId, invitee)} or sender_user_id = ${userId}::uuid or validator_user_id = ${userId}::uuid or cancelled_by_user_id = ${userId}::uuid`.execute(trx);
   return Number(result.numAffectedRows ?? 0);
 }
 
 /**
  * The outbox: the person's e-mails not sent (pending, failed) are dropped; those sent stay until the outbox's
  * retention, their address and body replaced; the e-mails to others that quote one of their addresses have it
- * replaced by the pseudonym (`pattern`: users-erasure.model.ts addressesPattern).
+ * replaced by the pseudonym (`pattern`: users-erasure.model.ts addressesPattern). The person's e-mails are those to
+ * `addresses`, and at the address they asked for (`pending`) the confirmation links' e-mails naming `email`, theirs.
  */
-export async function eraseMail(trx: Trx, addresses: readonly string[], pattern: string, p: { name: string; body: string }): Promise<{ dropped: number; stripped: number }> {
-  const dropped = await trx.deleteFrom('outbox').where(sql<boolean>`lower(recipient) = any(${addresses}::text[])`).where('status', 'in', ['PENDING', 'FAILED']).executeTakeFirst();
-  const stripped = await trx.updateTable('outbox').set({ recipient: p.name, body: p.body }).where(sql<boolean>`lower(recipient) = any(${addresses}::text[])`).executeTakeFirst();
+export async function eraseMail(
+  trx: Trx,
+  person: { addresses: readonly string[]; email: string; pending: string | null },
+  pattern: string,
+  p: { name: string; body: string },
+): Promise<{ dropped: number; stripped: number }> {
+  const theirs = sql<boolean>`(lower(recipient) = any(${person.addresses}::text[])
+    or (lower(recipient) = lower(${person.pending}::text) and kind = 'email.change.confirm' and strpos(lower(body), lower(${person.email})) > 0))`;
+  const dropped = await trx.deleteFrom('outbox').where(theirs).where('status', 'in', ['PENDING', 'FAILED']).executeTakeFirst();
+  const stripped = await trx.updateTable('outbox').set({ recipient: p.name, body: p.body }).where(theirs).executeTakeFirst();
   await sql`update outbox set body = regexp_replace(body, ${pattern}, ${p.name}, 'gi') where body ~* ${pattern}`.execute(trx);
   return { dropped: Number(dropped.numDeletedRows), stripped: Number(stripped.numUpdatedRows) };
+}
+
+/**
+ * The searches recorded with the exports' filters (entity 'export') that hold one of `terms` (users-erasure.model.ts
+ * namingTerms), replaced by `erased`: the entry still says a search was made. Found through the entity index.
+ */
+export async function eraseRecordedSearches(trx: Trx, terms: readonly string[], erased: string): Promise<number> {
+  if (terms.length === 0) return 0;
+  const result = await sql`
+    update audit_log set changes = jsonb_set(changes, '{filters,search}', to_jsonb(${erased}::text))
+    where entity_type = 'export' and jsonb_typeof(changes -> 'filters' -> 'search') = 'string'
+      and exists (select 1 from unnest(${terms}::text[]) as t (term) where strpos(search_fold(changes -> 'filters' ->> 'search'), t.term) > 0)`.execute(trx);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /** The reports of actions on many users: the person's name as the report kept it, and their e-mail, replaced. */

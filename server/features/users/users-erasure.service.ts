@@ -10,8 +10,8 @@ import { inTransaction, type StepLog, type UnitOfWork } from '../../db/unit-of-w
 import { writeAudit, writeAudits } from '../audit/audit.repository.ts';
 import { describeAssignments, personalFields, userAuditEntry } from './users.model.ts';
 import { loadAssignments, type AssignmentRecord } from './users-read.repository.ts';
-import { cancelPendingRequestsOf, eraseBulkReports, eraseJournal, eraseMail, eraseNameRangeStart, eraseRequests, pseudonymNumber } from './users-erasure.repository.ts';
-import { addressesOf, addressesPattern, ERASED_MAIL_BODY, ERASURE_CANCELLATION_REASON, pseudonym, SYSTEM_AUTHOR } from './users-erasure.model.ts';
+import { cancelPendingRequestsOf, eraseBulkReports, eraseJournal, eraseMail, eraseNameRangeStart, eraseRecordedSearches, eraseRequests, formerAddressesOf, pseudonymNumber, requestsAtFormerAddresses } from './users-erasure.repository.ts';
+import { addressesOf, addressesPattern, ERASED_MAIL_BODY, ERASED_VALUE, ERASURE_CANCELLATION_REASON, namingTerms, pseudonym, SYSTEM_AUTHOR } from './users-erasure.model.ts';
 import { deleteUserRows } from './users-write.repository.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 
@@ -32,13 +32,18 @@ export interface ErasureOutcome {
  * their row is deleted (the requests' foreign keys to it are still set). A second call for the same person
  * finds the same number and changes nothing more.
  */
-export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'email' | 'pending_email'>, author: ErasureAuthor): Promise<ErasureOutcome> {
+export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'email' | 'pending_email'> & Partial<Pick<UserRow, 'last_name'>>, author: ErasureAuthor): Promise<ErasureOutcome> {
   const { trx } = uow;
   const p = pseudonym(await pseudonymNumber(trx, user.id));
   const addresses = addressesOf(user);
+  // The e-mails sent to an address they had before, and the requests made there before they left it, are theirs
+  // too (read before the journal that records it is erased).
+  const former = await formerAddressesOf(trx, user.id, addresses);
+  const mailAddresses = [...addresses, ...former.map((f) => f.address)];
+  const invitee = { addresses, requestIds: await requestsAtFormerAddresses(trx, user.id, former) };
   // Their pending requests are cancelled first (a requester or invitee gone: nobody to tell, nobody to give the
   // role to); the cancellations' entries are then erased with the rest.
-  const cancelled = await cancelPendingRequestsOf(trx, user.id, addresses, { userId: author.userId, email: author.email ?? SYSTEM_AUTHOR.name }, ERASURE_CANCELLATION_REASON);
+  const cancelled = await cancelPendingRequestsOf(trx, user.id, invitee, { userId: author.userId, email: author.email ?? SYSTEM_AUTHOR.name }, ERASURE_CANCELLATION_REASON);
   await writeAudits(
     trx,
     cancelled.map((row) => ({
@@ -51,9 +56,11 @@ export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'e
       changes: { status: { before: 'PENDING', after: 'CANCELLED' }, cancellationReason: ERASURE_CANCELLATION_REASON },
     })),
   );
-  const journalEntries = await eraseJournal(trx, user.id, addresses, p);
-  const requests = await eraseRequests(trx, user.id, addresses, p.name);
-  const mail = await eraseMail(trx, addresses, addressesPattern(addresses), { name: p.name, body: ERASED_MAIL_BODY });
+  const journalEntries = await eraseJournal(trx, user.id, invitee, p);
+  // A search of their name or address that an export recorded with its filters.
+  await eraseRecordedSearches(trx, namingTerms(user, mailAddresses), ERASED_VALUE);
+  const requests = await eraseRequests(trx, user.id, invitee, p.name);
+  const mail = await eraseMail(trx, { addresses: mailAddresses, email: user.email, pending: user.pending_email }, addressesPattern(mailAddresses), { name: p.name, body: ERASED_MAIL_BODY });
   await eraseBulkReports(trx, user.id, p.name);
   return { pseudonym: p.name, journalEntries, requestsCancelled: cancelled.length, requests, mailsDropped: mail.dropped };
 }

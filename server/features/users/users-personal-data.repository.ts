@@ -101,13 +101,18 @@ export async function personRequests(db: Db, userId: string, emails: readonly st
   };
 }
 
-/** The e-mails of the outbox addressed to these addresses (the account's and the one waiting for confirmation), newest first. */
-export async function personEmails(db: Db, emails: readonly string[]): Promise<PersonEmailRow[]> {
-  const lowered = emails.map((e) => e.toLowerCase());
+/**
+ * The e-mails of the outbox addressed to the person's confirmed address, and at the address awaiting confirmation
+ * only the confirmation links' e-mails that name their confirmed address (the portal wrote those for them; anything
+ * else there may be another person's), newest first.
+ */
+export async function personEmails(db: Db, email: string, pendingEmail: string | null): Promise<PersonEmailRow[]> {
+  const theirs = sql<SqlBool>`lower(recipient) = lower(${email})`;
+  const confirmation = sql<SqlBool>`(lower(recipient) = lower(${pendingEmail}::text) and kind = 'email.change.confirm' and strpos(lower(body), lower(${email})) > 0)`;
   return db
     .selectFrom('outbox')
     .select(['created_at', 'sent_at', 'recipient', 'subject', 'status', 'body'])
-    .where(sql<SqlBool>`lower(recipient) = any(${lowered}::text[])`)
+    .where(pendingEmail ? sql<SqlBool>`(${theirs} or ${confirmation})` : theirs)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();

@@ -34,11 +34,13 @@ export function usersPersonalDataService(deps: UsersDeps) {
         async ({ trx }) => {
           const person = await findPerson(trx, userId);
           if (!person) throw notFound(USER_NOT_FOUND);
-          const addresses = [person.email, ...(person.pending_email ? [person.pending_email] : [])];
+          // Their confirmed address only: a pending one was merely typed (by them or an administrator) and proves
+          // nothing; another person's requests and e-mails at that address are not theirs (security review).
+          const addresses = [person.email];
           const roles = await personRoles(trx, userId);
           const permissions = person.user_type === 'BACKOFFICE' ? await personPermissions(trx, userId) : [];
           const requests = await personRequests(trx, userId, addresses);
-          const emails = await personEmails(trx, addresses);
+          const emails = await personEmails(trx, person.email, person.pending_email);
           const journal = await journalEntriesAbout(trx, actor, userId);
           const document = personalDataDocument(
             { person, roles, permissions, requests, emails, journal: journal.map((e) => ({ at: new Date(e.at), action: e.action, actorName: e.actorName, sentence: e.sentence, details: e.details })) },

@@ -27,7 +27,7 @@ export function freshEmail(prefix = 'invite'): string {
 }
 
 /** The profile of a person without an account, as the creation wizard sends it (spec §3). */
-export function newPersonMetadata(overrides: Record<string, unknown> = {}) {
+export function newPersonMetadata(overrides: Record<string, unknown> = {}, senderEmail = 'backoffice@portail.test') {
   return {
     userProfile: {
       firstName: 'Camille',
@@ -41,7 +41,7 @@ export function newPersonMetadata(overrides: Record<string, unknown> = {}) {
       ...overrides,
     },
     isNewUser: true,
-    senderEmail: 'backoffice@portail.test',
+    senderEmail,
   };
 }
 

@@ -1,0 +1,67 @@
+// Attacker review of the request lifecycle's figures (issue 24) and the retention table (issue 23): an employer
+// administrator's figures (counts, medians, CSV) count only the requests they made on their organizations, so
+// nothing another company does moves them; people outside the back office read no retention settings.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from './db/test-databases.ts';
+import { freshEmail, invitationsApi } from './support/invitations.ts';
+import type { TestApp } from './support/test-app.ts';
+import { callApi, PERSONAS, startUsersApp, type DemoOrganizations } from './support/users-api.ts';
+
+for (const backend of backends) {
+  describe(`the figures and the retention table under attack on ${backend.name}`, () => {
+    let t: TestApp, orgs: DemoOrganizations;
+    beforeAll(async () => {
+      ({ t, orgs } = await startUsersApp(backend));
+    });
+    afterAll(() => t?.close());
+    const figures = (as: string, days = 90) => callApi(t, { as, method: 'GET', route: '/api/v2/workflows/{workflowId}/figures', params: { workflowId: 'request-lifecycle' }, query: { days } });
+    const csv = async (as: string, days = 90) => {
+      const answer = await callApi(t, { as, method: 'GET', route: '/api/v2/workflows/{workflowId}/figures/export', params: { workflowId: 'request-lifecycle' }, query: { days } });
+      expect(answer.status).toBe(200);
+      return String(answer.body).replace(/^.*(Période|période).*$/gm, '');
+    };
+
+    it("moves no employer administrator's figures nor their CSV when another company, or a colleague, makes and decides requests", async () => {
+      /** The numbers, without the period's moments (now moves). */
+      const numbers = async (as: string) => {
+        const { from: _from, to: _to, ...rest } = (await figures(as)).body as Record<string, unknown>;
+        return rest;
+      };
+      const seen = async () => ({ clinique: await numbers(PERSONAS.adminClinique), ehpad: await numbers(PERSONAS.adminEhpad), cliniqueCsv: await csv(PERSONAS.adminClinique) });
+      const before = await seen();
+      const all = (await figures(PERSONAS.backoffice)).body as { started: number };
+      const invitations = invitationsApi(t);
+      // The other company makes two requests; the back office decides one; a request made by the back office on the clinic.
+      const made = [];
+      for (const organizationCode of [orgs.ehpadSirets[0]!.code, orgs.ehpadSirets[0]!.code]) {
+        const answer = await invitations.create(PERSONAS.adminEhpad, { inviteeEmail: freshEmail('autre'), invitationType: 'ROLE_ASSIGNMENT', organizationCode, roleCode: 'COMPTABLE' });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+        made.push((answer.body as { id: number }).id);
+      }
+      const rejected = await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/invitations/{id}/reject', params: { id: made[0]! }, payload: { rejectionReason: 'Dossier incomplet.' } });
+      expect(rejected.status).toBe(200);
+      const byBackOffice = await invitations.create(PERSONAS.backoffice, { inviteeEmail: freshEmail('bo'), invitationType: 'ROLE_ASSIGNMENT', organizationCode: orgs.cliniqueSirets[0]!.code, roleCode: 'COMPTABLE' });
+      expect(byBackOffice.status, JSON.stringify(byBackOffice.body)).toBe(201);
+
+      const after = await seen();
+      expect(after.clinique).toEqual(before.clinique);
+      expect(after.cliniqueCsv).toEqual(before.cliniqueCsv);
+      // The other company's administrator sees their two requests; the back office every one.
+      expect((after.ehpad as { started: number }).started).toBe((before.ehpad as { started: number }).started + 2);
+      expect(((await figures(PERSONAS.backoffice)).body as { started: number }).started).toBe(all.started + 3);
+    });
+
+    it('refuses the figures to a person without USER_CREATE and to an inactive account, and the retention table to anyone outside the back office', async () => {
+      for (const as of [PERSONAS.rhClinique, PERSONAS.inactif]) {
+        expect((await figures(as)).status, as).toBe(403);
+        expect((await callApi(t, { as, method: 'GET', route: '/api/v2/workflows/{workflowId}/figures/export', params: { workflowId: 'request-lifecycle' }, query: { days: 7 } })).status, as).toBe(403);
+      }
+      for (const as of [PERSONAS.adminClinique, PERSONAS.rhClinique, PERSONAS.adminEhpad, PERSONAS.inactif]) {
+        const refused = await callApi(t, { as, method: 'GET', route: '/api/v2/retention' });
+        expect(refused.status, as).toBe(403);
+        expect(JSON.stringify(refused.body)).not.toMatch(/RETENTION|jours/);
+      }
+      expect((await callApi(t, { as: PERSONAS.lecteur, method: 'GET', route: '/api/v2/retention' })).status).toBe(200);
+    });
+  });
+}
