@@ -53,7 +53,11 @@ export const SYSTEM_ACTOR: Actor = {
   isSystem: true,
 };
 
-/** Who a journal entry names as its author: the person, or 'Système' for the portal itself. */
-export function auditAuthor(actor: { userId: string | null; email: string | null; isSystem?: true }): { userId: string | null; email: string | null; name?: string } {
-  return actor.isSystem ? { userId: null, email: null, name: 'Système' } : { userId: actor.userId, email: actor.email };
+/**
+ * Who a journal entry names as its author: the person, or 'Système' for the portal itself (the system actor, or an
+ * author given with its name and no id, as the erasure's SYSTEM_AUTHOR).
+ */
+export function auditAuthor(actor: { userId: string | null; email: string | null; isSystem?: true; name?: string }): { userId: string | null; email: string | null; name?: string } {
+  if (actor.isSystem) return { userId: null, email: null, name: 'Système' };
+  return actor.name ? { userId: actor.userId, email: actor.email, name: actor.name } : { userId: actor.userId, email: actor.email };
 }

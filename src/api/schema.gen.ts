@@ -2086,6 +2086,10 @@ export interface operations {
         responses: {
             200: components["responses"]["PersonalDataFile"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHome: {

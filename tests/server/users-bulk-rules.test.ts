@@ -85,7 +85,8 @@ describe('what a person may be done', () => {
     const target = { id: 'u1', user_type: 'ORGANIZATION' as const, is_active: true, last_login_at: null };
     expect(allowedUserActions(actor, target, [])).toEqual(['edit', 'deactivate', 'resendInvitation']);
     expect(allowedUserActions(actor, { ...target, last_login_at: '2026-11-01T08:00:00Z' }, [])).toEqual(['edit', 'deactivate']);
-    expect(allowedUserActions(actor, { ...target, id: 'bo' }, [])).toEqual([]);
+    // Oneself: none of these, only one's own data on request (issue 23).
+    expect(allowedUserActions(actor, { ...target, id: 'bo' }, [])).toEqual(['exportPersonalData']);
   });
 
   it('refuses in an action on many users a deactivation of an inactive account and a reactivation of an active one', () => {

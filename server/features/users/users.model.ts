@@ -138,14 +138,14 @@ export function describeAssignments(assignments: readonly AssignmentRecord[]): s
  * one's is the entry's organization).
  */
 export function userAuditEntry(
-  actor: { userId: string | null; email: string | null; isSystem?: true },
+  actor: { userId: string | null; email: string | null; isSystem?: true; name?: string },
   user: Pick<UserRow, 'id' | 'first_name' | 'last_name' | 'email'>,
   before: readonly Pick<AssignmentRecord, 'organizationId'>[],
   after: readonly Pick<AssignmentRecord, 'organizationId'>[] = before,
 ) {
   const organizationIds = [...new Set([...before, ...after].map((a) => a.organizationId))];
   return {
-    // The portal's own moves (the dormancy jobs) are written without an author, as the requests' expiry.
+    // The portal's own moves (the dormancy jobs, the erasure's) are written by 'Système', without an author's id.
     actor: auditAuthor(actor),
     entityType: 'user' as const,
     entityId: user.id,

@@ -105,6 +105,8 @@ export function hintsFor(rows: RealRows): Hints {
     'parameters.UserId': real(rows.users),
     'parameters.InvitationId': real({ near: rows.invitations, far: [] }),
     'parameters.BulkActionId': real(rows.bulkActions),
+    // The lifecycle machines whose figures the server computes (issue 24): mostly the one there is.
+    'parameters.WorkflowId': accepted(['request-lifecycle']),
     'ConfirmEmailChangeRequest.token': real({ near: rows.emailChangeTokens, far: [] }),
     'parameters.OrganizationId': real(organizationIds),
     'parameters.IfMatch': (generic) => fc.oneof({ weight: 6, arbitrary: fc.constant(OMIT) }, { weight: 3, arbitrary: fc.constantFrom(`"${CURRENT_VERSION}"`, `W/"${CURRENT_VERSION}"`, '"1"') }, { weight: 1, arbitrary: generic }),

@@ -37,8 +37,9 @@ describe('dormant accounts', () => {
     expect(dormantSince(account({ dormancy_warned_at: ago(1) }), null)).toEqual(ago(400));
   });
 
-  it("writes the portal's journal entries without an author, a person's with theirs", () => {
-    expect(auditAuthor(SYSTEM_ACTOR)).toEqual({ userId: null, email: null });
+  it("writes the portal's journal entries by 'Système' without an author's id, a person's with theirs", () => {
+    expect(auditAuthor(SYSTEM_ACTOR)).toEqual({ userId: null, email: null, name: 'Système' });
+    expect(auditAuthor({ userId: null, email: null, name: 'Système' })).toEqual({ userId: null, email: null, name: 'Système' });
     expect(auditAuthor({ userId: 'u1', email: 'a@exemple.fr' })).toEqual({ userId: 'u1', email: 'a@exemple.fr' });
   });
 
