@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { createLazyRoute, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { BACK_OFFICE_ONLY, Guarded } from '../features/session/guarded';
-import { DecisionFlow } from '../features/invitations/invitation-decision-flow';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { invitationsQueryOptions, type Invitation } from '../api/invitations';
 import type { Decision } from '../machines/invitation-decision/invitation-decision.machine';
@@ -15,6 +14,9 @@ import { useSession } from '../session';
 import { hasPermission } from '../../rules/permissions';
 import { useToast } from '../ui/toaster';
 import { fr } from '../i18n/fr';
+
+// The decision's dialog, its machine and the reason's checks load when a decision is first asked for, not with the list.
+const DecisionFlow = lazy(() => import('../features/invitations/invitation-decision-flow').then((m) => ({ default: m.DecisionFlow })));
 
 /** Spec §2: 500 ms search debounce, toasts of 4 s. */
 export const ADMIN_SEARCH_DEBOUNCE_MS = 500;
@@ -70,6 +72,7 @@ function AdminInvitations() {
         onView={(row) => void navigate({ to: '/admin/$id', params: { id: String(row.id) } })}
       />
       {action && (
+        <Suspense fallback={null}>
         <DecisionFlow
           key={`${action.invitation.id}-${action.intent}`}
           api={api}
@@ -83,6 +86,7 @@ function AdminInvitations() {
           }}
           onClose={() => setAction(null)}
         />
+        </Suspense>
       )}
     </>
   );
