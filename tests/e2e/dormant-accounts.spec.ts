@@ -20,7 +20,7 @@ async function filterDormant(page: Page): Promise<{ all: number; dormant: number
   const all = await totalShown(page);
   const state = page.getByLabel('État du compte');
   await expect(state).toHaveValue('');
-  await expect(state.getByRole('option')).toHaveText(['Tous', 'Comptes dormants']);
+  await expect(state.getByRole('option')).toHaveText(['Tous', 'Comptes dormants', 'Invitation non acceptée', "Lien d'activation expiré"]);
   await state.selectOption({ label: 'Comptes dormants' });
   await expect(page).toHaveURL(/accountState=dormant/);
   await expect(page.getByRole('table')).not.toHaveAttribute('aria-busy', 'true');
