@@ -8,7 +8,9 @@ import { LocalIdentityDirectory } from '../../server/identity/directory.ts';
 import { SYSTEM_AUTHOR } from '../../server/features/users/users-erasure.model.ts';
 import { ERASURE_BATCH } from '../../server/features/users/users-erasure.repository.ts';
 import { erasePerson, usersErasureService } from '../../server/features/users/users-erasure.service.ts';
-import type { ServiceDeps } from '../../server/features/services.ts';
+import { buildServices, type ServiceDeps } from '../../server/features/services.ts';
+import { SYSTEM_ACTOR } from '../../server/core/actor.ts';
+import { createOutbox } from '../../server/mail/outbox.ts';
 import { backends } from './db/test-databases.ts';
 import { commitFailureSwitch } from './support/commit-failure.ts';
 import { freshEmail, invitationsApi } from './support/invitations.ts';
@@ -209,6 +211,35 @@ for (const backend of backends) {
       expect(failed.statusCode).toBe(500);
       expect(await snapshot()).toEqual(before);
       expect(await everything()).toContain('quibel');
+    });
+
+    it("deletes as the dormancy job does (the system actor) a person with pending requests: cancelled by 'Système', no author's id", async () => {
+      const person = await personWithHistory('dormant');
+      const dormancy = { warnAfterDays: 365, deactivateAfterDays: 30, deleteAfterDays: 365 };
+      const services = buildServices({
+        db: db(),
+        directory: new LocalIdentityDirectory(),
+        listTotals: null,
+        outbox: createOutbox(null),
+        accountSetupUrl: () => '',
+        publicOrigin: 'https://portail.exemple.fr',
+        log: { error: () => undefined },
+        creationLimits: { usersPerHour: 0, invitationsPerHour: 0 },
+        requests: { expiryDays: 30, reminderPendingDays: 7, reminderBeforeExpiryDays: 3 },
+        now: () => new Date(),
+        dormancy,
+        retention: { auditRetentionDays: 365, outboxRetentionDays: 30, requests: { expiryDays: 30 }, dormancy },
+      });
+      await services.users.deletePermanently(SYSTEM_ACTOR, person.id, undefined, undefined, { claim: async () => undefined, refuseUnchanged: false });
+      const cancelled = await db().selectFrom('invitations').select(['status', 'cancelled_by_user_id', 'cancelled_by_email']).where('id', 'in', [person.made, person.naming]).execute();
+      expect(cancelled).toEqual([
+        { status: 'CANCELLED', cancelled_by_user_id: null, cancelled_by_email: 'Système' },
+        { status: 'CANCELLED', cancelled_by_user_id: null, cancelled_by_email: 'Système' },
+      ]);
+      const { rows } = await sql<{ actor_id: string | null; actor_name: string | null }>`select actor_id, actor_name from audit_log
+        where action in ('invitation.cancel', 'user.delete') and at > now() - interval '1 minute' and entity_id in (${String(person.made)}, ${String(person.naming)}, ${person.id})`.execute(db());
+      expect(rows).toHaveLength(3);
+      expect(rows.every((r) => r.actor_id === null && r.actor_name === 'Système')).toBe(true);
     });
 
     it("deletes for the portal's own jobs with 'Système' as author, never a back-office account", async () => {

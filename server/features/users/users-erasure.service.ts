@@ -3,7 +3,7 @@
 // replaced by their pseudonym ('Utilisateur supprimé n° 12') or dropped, their rows deleted, their sign-in
 // account disabled (deleted once the commit succeeded). Used by the API's delete (users-edit.service.ts) and,
 // without a request, by the portal's own jobs (`deleteBySystem`, author 'Système').
-import type { Actor } from '../../core/actor.ts';
+import { auditAuthor, type Actor } from '../../core/actor.ts';
 import { forbidden } from '../../core/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { inTransaction, type StepLog, type UnitOfWork } from '../../db/unit-of-work.ts';
@@ -15,8 +15,8 @@ import { addressesOf, addressesPattern, ERASED_MAIL_BODY, ERASED_VALUE, ERASURE_
 import { deleteUserRows } from './users-write.repository.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 
-/** Who deletes: a person (the API's caller) or the portal itself (SYSTEM_AUTHOR). */
-export type ErasureAuthor = Pick<Actor, 'userId' | 'email'> | typeof SYSTEM_AUTHOR;
+/** Who deletes: a person (the API's caller) or the portal itself (SYSTEM_ACTOR's jobs, or SYSTEM_AUTHOR). */
+export type ErasureAuthor = Pick<Actor, 'userId' | 'email' | 'isSystem'> | typeof SYSTEM_AUTHOR;
 
 /** What an erasure changed, for the caller's log and the tests. */
 export interface ErasureOutcome {
@@ -34,6 +34,8 @@ export interface ErasureOutcome {
  */
 export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'email' | 'pending_email'> & Partial<Pick<UserRow, 'last_name'>>, author: ErasureAuthor): Promise<ErasureOutcome> {
   const { trx } = uow;
+  // As the journal names them: the portal's own deletes by 'Système', without an author's id (auditAuthor).
+  const by = auditAuthor(author);
   const p = pseudonym(await pseudonymNumber(trx, user.id));
   const addresses = addressesOf(user);
   // The e-mails sent to an address they had before, and the requests made there before they left it, are theirs
@@ -43,11 +45,11 @@ export async function erasePerson(uow: UnitOfWork, user: Pick<UserRow, 'id' | 'e
   const invitee = { addresses, requestIds: await requestsAtFormerAddresses(trx, user.id, former) };
   // Their pending requests are cancelled first (a requester or invitee gone: nobody to tell, nobody to give the
   // role to); the cancellations' entries are then erased with the rest.
-  const cancelled = await cancelPendingRequestsOf(trx, user.id, invitee, { userId: author.userId, email: author.email ?? SYSTEM_AUTHOR.name }, ERASURE_CANCELLATION_REASON);
+  const cancelled = await cancelPendingRequestsOf(trx, user.id, invitee, { userId: by.userId, email: by.email ?? by.name ?? SYSTEM_AUTHOR.name }, ERASURE_CANCELLATION_REASON);
   await writeAudits(
     trx,
     cancelled.map((row) => ({
-      actor: author,
+      actor: by,
       action: 'invitation.cancel' as const,
       entityType: 'invitation' as const,
       entityId: row.id,
