@@ -96,6 +96,19 @@ for (const backend of backends) {
       expect(await versions([inJob.user.id])).toEqual(await versions([alone.user.id]));
     });
 
+    it('restarts the dormancy clock of a person reactivated in a batch, as the single reactivation does (issue 23)', async () => {
+      const [alone, inJob] = [await freshUser(), await freshUser()];
+      const ids = [alone.user.id, inJob.user.id];
+      // Both warned, then deactivated by the portal's dormancy job.
+      await db().updateTable('users').set({ is_active: false, dormancy_warned_at: new Date(Date.now() - 40 * 86_400_000), dormancy_deactivated_at: new Date(Date.now() - 86_400_000) }).where('id', 'in', ids).execute();
+      const dormancy = (id: string) => db().selectFrom('users').select(['dormancy_warned_at', 'dormancy_deactivated_at', (eb) => eb('reactivated_at', 'is not', null).as('reactivated')]).where('id', '=', id).executeTakeFirstOrThrow();
+      expect((await callApi(app.t, { as: PERSONAS.adminClinique, method: 'POST', route: '/api/v2/users/{id}/reactivate', params: { id: alone.user.id } })).status).toBe(200);
+      await start(PERSONAS.adminClinique, 'reactivate', [inJob.user.id]);
+      await app.t.app.bulkActions.drain();
+      expect(await dormancy(alone.user.id)).toEqual({ dormancy_warned_at: null, dormancy_deactivated_at: null, reactivated: true });
+      expect(await dormancy(inJob.user.id)).toEqual(await dormancy(alone.user.id));
+    });
+
     it("refuses the next batches once the starter's rights change between two batches", async () => {
       const starterId = await userIdOf(app.t, PERSONAS.adminClinique);
       const ids: string[] = [];

@@ -1,5 +1,6 @@
 // A batch of persons of an action on many users done in one transaction (users-bulk-batch.service.ts): the starter's
 // rights locked, the persons' outcomes claimed, their rows locked and changed with one statement each. SQL only.
+import { reactivationColumns } from './users.model.ts';
 import { sql, type Transaction } from 'kysely';
 import type { Database, UserType } from '../../db/schema.ts';
 
@@ -64,12 +65,12 @@ export async function readPersons(trx: Transaction<Database>, ids: readonly stri
   return ids.length === 0 ? [] : persons(trx, ids).execute();
 }
 
-/** Sets these users' status in one statement, each version bumped once, as updateUserRow does for one. */
-export async function setPersonsActive(trx: Transaction<Database>, ids: readonly string[], isActive: boolean): Promise<void> {
+/** Sets these users' status in one statement, each version bumped once, as updateUserRow does for one (a reactivation's columns too). */
+export async function setPersonsActive(trx: Transaction<Database>, ids: readonly string[], isActive: boolean, now: Date): Promise<void> {
   if (ids.length === 0) return;
   await trx
     .updateTable('users')
-    .set({ is_active: isActive, version: sql<number>`version + 1`, updated_at: sql<Date>`now()` })
+    .set({ is_active: isActive, version: sql<number>`version + 1`, updated_at: sql<Date>`now()`, ...(isActive ? reactivationColumns(now) : {}) })
     .where('id', 'in', [...ids])
     .execute();
 }

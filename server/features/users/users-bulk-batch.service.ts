@@ -39,9 +39,8 @@ interface Decided {
   assignments: AssignmentRecord[];
 }
 
-export function statusBatchService(deps: { db: Kysely<Database>; directory: IdentityDirectory; log: StepLog }) {
+export function statusBatchService(deps: { db: Kysely<Database>; directory: IdentityDirectory; log: StepLog; now: () => Date }) {
   const { db, directory, log } = deps;
-  const isRemote = () => directory.kind !== 'local';
 
   /** A refusal of every person of the batch (the starter may no longer act), or null. */
   function starterRefusal(actor: Actor | null): DomainError | null {
@@ -59,7 +58,6 @@ export function statusBatchService(deps: { db: Kysely<Database>; directory: Iden
   async function tellDirectory(uow: UnitOfWork, done: readonly Decided[], wanted: boolean): Promise<void> {
     const userOf = new Map(done.flatMap(({ person }) => (person.auth_id ? [[person.auth_id, person.id] as const] : [])));
     await setAccountsEnabled(directory, uow.trx, [...userOf.keys()], wanted, (subject) => {
-      if (!isRemote()) return;
       uow.onRollback({
         what: wanted ? 'disableAccount' : 'enableAccount',
         run: () => (wanted ? directory.disableAccount(db, subject) : directory.enableAccount(db, subject)),
@@ -107,6 +105,7 @@ export function statusBatchService(deps: { db: Kysely<Database>; directory: Iden
           trx,
           done.map(({ person }) => person.id),
           wanted,
+          deps.now(),
         );
         await writeAudits(
           trx,

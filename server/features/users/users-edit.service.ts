@@ -14,7 +14,7 @@ import type { VisibleUser } from './users-read.service.ts';
 import { applyAssignments, emailInUse, updateUserRow } from './users-write.repository.ts';
 import { emailTaken, mapWriteError, staleVersion } from './users.errors.ts';
 import { checkRoleCount, type UserChange } from './users.input.ts';
-import { accountOf, asPlanned, type PersonStep, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, userAuditEntry, type PlannedAssignment } from './users.model.ts';
+import { accountOf, asPlanned, type PersonStep, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, reactivationColumns, userAuditEntry, type PlannedAssignment } from './users.model.ts';
 import { replaceableAssignment, requireCanChangeAccount, requireNoOrganizationRoleForBackOffice, requireChangeableUser, requireCanChangeUsers, requireCanHardDeleteUsers, requireStatusChange, userScope } from './users.policy.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 
@@ -82,8 +82,7 @@ export function usersEditService(deps: UsersDeps) {
             city: f.city,
             metadata: f.metadata,
             is_active: change.isActive,
-            // A reactivation restarts the dormancy clock (issue 23): from now, no warning or portal's deactivation kept.
-            ...(activeChanged && change.isActive ? { reactivated_at: deps.now(), dormancy_warned_at: null, dormancy_deactivated_at: null } : {}),
+            ...(activeChanged && change.isActive ? reactivationColumns(deps.now()) : {}),
           };
           const updated = await updateUserRow(trx, id, columns, change.expectedVersion);
           if (!updated) throw staleVersion();

@@ -157,6 +157,9 @@ export function userAuditEntry(
 
 const DAY_MS = 24 * 3600_000;
 
+/** What a reactivation also writes (issue 23): the dormancy clock restarts, no warning or portal's deactivation kept. */
+export const reactivationColumns = (now: Date) => ({ reactivated_at: now, dormancy_warned_at: null, dormancy_deactivated_at: null });
+
 /**
  * Dormant accounts (issue 23): the moment before which an account with no sign-in, creation or reactivation since is
  * dormant at `now`, DORMANCY_WARN_AFTER_DAYS before it; null when the warning is off (0): then only warned accounts are.
