@@ -1,7 +1,7 @@
 import { createRoute } from '@tanstack/react-router';
 import { shellRoute } from './shell';
 import { listSearchFields, type ListSearch } from '../lib/list-search';
-import { oneOf, searchValidator } from '../lib/search-params';
+import { maybeOneOf, oneOf, searchValidator } from '../lib/search-params';
 import { invitationsQueryOptions } from '../api/invitations';
 import { invitationsListQuery } from '../lib/list-queries';
 import { BACK_OFFICE_ONLY } from '../features/session/guarded';
@@ -21,7 +21,7 @@ export interface AdminSearch extends ListSearch {
 /** Filter, search, sort, page and page size live in the URL: a link or a reload keeps them, back works. */
 const validateSearch = searchValidator<AdminSearch>({
   status: oneOf(INVITATION_STATUS_FILTERS, 'all'),
-  waiting: (raw) => (WAITING_FILTERS as readonly unknown[]).includes(raw) ? (raw as WaitingFilter) : undefined,
+  waiting: maybeOneOf(WAITING_FILTERS),
   sort: oneOf(['id', 'email', 'createdAt'], 'createdAt'),
   ...listSearchFields('desc'),
 });

@@ -281,8 +281,7 @@ export function allowedUserActions(
   const exportable: UserAction[] = allows(() => requireCanExportPersonalData(actor, target.id)) ? ['exportPersonalData'] : [];
   const changeable = allows(() => {
     requireCanChangeUsers(actor);
-    requireUserVisible(actor, userScope(actor, 'USER_CREATE'), target, assignments);
-    requireCanChangeUser(actor, { id: target.id, roles: assignments.map((a) => ({ code: a.roleCode, type: a.roleType })) });
+    requireChangeableUser(actor, userScope(actor, 'USER_CREATE'), target, assignments);
   });
   if (!changeable) return exportable;
   const account = allows(() => requireCanChangeAccount(actor, assignments));
