@@ -64,12 +64,21 @@ export async function readPersons(trx: Transaction<Database>, ids: readonly stri
   return ids.length === 0 ? [] : persons(trx, ids).execute();
 }
 
-/** Sets these users' status in one statement, each version bumped once, as updateUserRow does for one. */
-export async function setPersonsActive(trx: Transaction<Database>, ids: readonly string[], isActive: boolean): Promise<void> {
+/**
+ * Sets these users' status in one statement, each version bumped once, as updateUserRow does for one; a reactivation
+ * restarts their dormancy clock at `now` as the single action does (else a reactivated account stays warned, and the
+ * next hour's dormancy job deactivates it again: second security review).
+ */
+export async function setPersonsActive(trx: Transaction<Database>, ids: readonly string[], isActive: boolean, now: Date): Promise<void> {
   if (ids.length === 0) return;
   await trx
     .updateTable('users')
-    .set({ is_active: isActive, version: sql<number>`version + 1`, updated_at: sql<Date>`now()` })
+    .set({
+      is_active: isActive,
+      version: sql<number>`version + 1`,
+      updated_at: sql<Date>`now()`,
+      ...(isActive ? { reactivated_at: now, dormancy_warned_at: null, dormancy_deactivated_at: null } : {}),
+    })
     .where('id', 'in', [...ids])
     .execute();
 }

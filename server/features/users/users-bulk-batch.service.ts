@@ -39,8 +39,8 @@ interface Decided {
   assignments: AssignmentRecord[];
 }
 
-export function statusBatchService(deps: { db: Kysely<Database>; directory: IdentityDirectory; log: StepLog }) {
-  const { db, directory, log } = deps;
+export function statusBatchService(deps: { db: Kysely<Database>; directory: IdentityDirectory; log: StepLog; now: () => Date }) {
+  const { db, directory, log, now } = deps;
   const isRemote = () => directory.kind !== 'local';
 
   /** A refusal of every person of the batch (the starter may no longer act), or null. */
@@ -107,6 +107,7 @@ export function statusBatchService(deps: { db: Kysely<Database>; directory: Iden
           trx,
           done.map(({ person }) => person.id),
           wanted,
+          now(),
         );
         await writeAudits(
           trx,
