@@ -58,4 +58,12 @@ describe('the profile asked for as the page starts', () => {
     const loadProfile = load(startEarlyProfile(api, valid));
     await expect(loadProfile(valid)).rejects.toEqual({ status: 503, kind: 'backendUnavailable' });
   });
+
+  // Second security review: the early answer is the server's word. A token it refuses (401: forged, expired there, or a
+  // deleted person's) is handed to the machine as refused, which forgets it and never uses a cached profile.
+  it('hands a refused token to the machine as refused, never as the server being unavailable', async () => {
+    const { api, load } = setup(() => ({ status: 401, body: { error: 'Unauthorized', message: 'Jeton invalide.', requestId: 'r' } }) as never);
+    const loadProfile = load(startEarlyProfile(api, valid));
+    await expect(loadProfile(valid)).rejects.toEqual({ status: 401, kind: 'rejected' });
+  });
 });

@@ -6,7 +6,7 @@ import { createActor, toPromise } from 'xstate';
 import type { IPublicClientApplication } from '@azure/msal-browser';
 import { msalNeededAtStart, sessionActors } from '../../src/machines/session/session.actors';
 import { POST_LOGIN_PATH } from '../../src/auth/sign-in-paths';
-import { expireTokenCookie, writeTokenCookie } from '../../src/auth/token-cookie';
+import { expireTokenCookie, readTokenCookie, writeTokenCookie } from '../../src/auth/token-cookie';
 import { fakeApi } from '../ui/support/fake-api';
 
 const jwt = (claims: object) => `${Buffer.from('{"alg":"RS256"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2ln`;
@@ -58,5 +58,35 @@ describe('MSAL at start', () => {
       expect(msal).toHaveBeenCalled();
       expect(instance.handleRedirectPromise).toHaveBeenCalledTimes(1);
     }
+  });
+
+  // Second security review: MSAL is now first loaded when a returning person signs out. Its code may fail to load
+  // (offline, or a chunk gone after a deployment): on a shared computer the next person must not find the session.
+  it('forgets the token cookie and the cached profile when signing out, even when MSAL cannot be loaded', async () => {
+    writeTokenCookie(valid, null);
+    window.localStorage.setItem('portail.profile', JSON.stringify({ authId: 'subject-bo' }));
+    const msal = vi.fn(async (): Promise<IPublicClientApplication> => {
+      throw new Error('Failed to fetch dynamically imported module');
+    });
+    const { actors } = sessionActors({ msal, api: fakeApi().client(), cookieDomain: null, passwordResetAuthority: null });
+    await toPromise(createActor(actors.signOut).start()).catch(() => {});
+    expect(readTokenCookie()).toBeNull();
+    expect(window.localStorage.getItem('portail.profile')).toBeNull();
+  });
+
+  it("ends the provider's session with the account and its ID token read before the storage is cleared", async () => {
+    writeTokenCookie(valid, null);
+    const account = { homeAccountId: 'a', idToken: 'jeton-id' };
+    const instance = {
+      getActiveAccount: vi.fn(() => (window.localStorage.getItem('msal.account') ? account : null)),
+      getAllAccounts: vi.fn(() => []),
+      logoutRedirect: vi.fn(async () => {}),
+    };
+    window.localStorage.setItem('msal.account', 'a');
+    const { actors } = sessionActors({ msal: async () => instance as unknown as IPublicClientApplication, api: fakeApi().client(), cookieDomain: null, passwordResetAuthority: null });
+    await toPromise(createActor(actors.signOut).start());
+    expect(instance.logoutRedirect).toHaveBeenCalledWith({ account, idTokenHint: 'jeton-id' });
+    expect(readTokenCookie()).toBeNull();
+    expect(window.localStorage.length).toBe(0);
   });
 });

@@ -63,6 +63,31 @@ describe('session machine, with actors that answer', () => {
     expect(snapshot.context.error).toBe(SESSION_MESSAGES.backendUnavailable);
   });
 
+  // Second security review: a returning person's cookie is read without MSAL (msalNeededAtStart). A token the server
+  // refuses (forged, expired there, a deleted person's) ends the session; the cached profile of its subject never shows.
+  it("forgets a token the server refuses and never shows its subject's cached profile", async () => {
+    let forgotten = 0;
+    const actor = createActor(
+      sessionMachine.provide({
+        actors: {
+          initializeAuth: fromPromise<void>(async () => {}),
+          handleRedirect: fromPromise<void>(async () => {}),
+          readToken: fromPromise(async () => reading(tokenOfClaire)),
+          login: never<void, { forceLogin: boolean }>(),
+          acquireToken: fromPromise(async () => tokenOfClaire),
+          loadProfile: fromPromise<SessionProfile, { token: string }>(async () => Promise.reject(failure('rejected', 401))),
+          signOut: fromPromise<void>(async () => {}),
+        },
+        actions: { forgetToken: () => void (forgotten += 1) },
+      }),
+      { input: { cachedProfile: activeProfile }, clock: { setTimeout: () => 0, clearTimeout: () => {} } as never },
+    ).start();
+    const snapshot = await settled(actor, 'signedOut');
+    expect(guardSession(snapshot).user).toBeNull();
+    expect(snapshot.context.profile).toBeNull();
+    expect(forgotten).toBe(1);
+  });
+
   it('stops at deactivated for an inactive account', async () => {
     const actor = runningSession({ loadProfile: fromPromise(async () => inactiveProfile) });
     const snapshot = await settled(actor, 'deactivated');

@@ -8,7 +8,8 @@ import { createUserAs, PERSONAS, startUsersApp, userIdOf, type DemoOrganizations
 import type { TestApp } from './support/test-app.ts';
 
 /** Protected operations (any signed-in, active account may call them) and the profile, open to inactive accounts. */
-const PROTECTED = ['/api/v2/users', '/api/v2/roles', '/api/v2/organizations?type=SIREN'];
+// The Accueil's counts and an account state's list too (second security review: the screens a returning person opens first).
+const PROTECTED = ['/api/v2/users', '/api/v2/roles', '/api/v2/organizations?type=SIREN', '/api/v2/home', '/api/v2/users?accountState=dormant'];
 const ME = '/api/v2/users/me';
 
 for (const backend of backends) {

@@ -115,12 +115,19 @@ export function sessionActors(deps: SessionDependencies) {
         }
       }),
       signOut: fromPromise<void>(async () => {
-        const instance = await msal();
-        const account = instance.getActiveAccount() ?? instance.getAllAccounts()[0] ?? null;
+        // MSAL may be first loaded here (msalNeededAtStart), and its code may fail to load: the browser forgets the
+        // session whatever happens (a shared computer's next person finds no token nor profile), then the provider's.
+        const loaded = await msal().then(
+          (instance) => ({ instance, failure: null }),
+          (failure: unknown) => ({ instance: null, failure }),
+        );
+        const { instance } = loaded;
+        const account = instance ? (instance.getActiveAccount() ?? instance.getAllAccounts()[0] ?? null) : null;
         const idTokenHint = account?.idToken;
         window.localStorage.clear();
         window.sessionStorage.clear();
         expireTokenCookie(cookieDomain);
+        if (!instance) throw loaded.failure;
         await instance.logoutRedirect({ account, idTokenHint });
       }),
     },
