@@ -101,6 +101,9 @@ async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
   await heading(page, 'Profil utilisateur');
   await page.getByText(name, { exact: true }).first().waitFor();
   await shoot(page, 'profil-utilisateur', size);
+  // Issue 23: the person's data on request, below the profile's cards.
+  await page.getByRole('heading', { name: 'Données personnelles' }).scrollIntoViewIfNeeded();
+  await shoot(page, 'profil-donnees-personnelles', size);
   await page.goBack();
   await item(page, size, USERS, 0).getByRole('button', { name: `Modifier ${name}` }).click();
   await heading(page, 'Modifier un utilisateur');
@@ -158,6 +161,12 @@ async function backOfficeScreens(browser: Browser, origin: string, size: Size) {
   await page.goto('/accessibilite');
   await heading(page, "Déclaration d'accessibilité");
   await shoot(page, 'accessibilite', size);
+  // Issue 24: the request lifecycle's chart with its figures, and their table.
+  await page.goto('/workflows');
+  const lifecycle = page.getByRole('region', { name: "Cycle de vie d'une demande (serveur)" });
+  await lifecycle.getByRole('table', { name: /^Transitions des 30 derniers jours/ }).waitFor();
+  await lifecycle.scrollIntoViewIfNeeded();
+  await shoot(page, 'workflows-chiffres', size);
 
   await page.goto('/admin');
   await heading(page, 'Habilitation des administrateurs');

@@ -80,9 +80,12 @@ function ProfileScreen() {
         </Suspense>
       )}
       {exportable && (
-        <Suspense fallback={null}>
-          <PersonalDataFlow api={api} userId={detail.user.id} self={false} tone="light" />
-        </Suspense>
+        // As wide as the profile's cards above it.
+        <div className="max-w-4xl">
+          <Suspense fallback={null}>
+            <PersonalDataFlow api={api} userId={detail.user.id} self={false} tone="light" />
+          </Suspense>
+        </div>
       )}
       {/* The person's entries of the journal (issue 21), as far as the caller's scope reaches. */}
       <UserHistory api={api} userId={detail.user.id} />
