@@ -13,11 +13,30 @@ import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kyse
 import { PREPARE_ANYWAY } from './database.ts';
 import type { Database } from './schema.ts';
 
-export type ListName = 'users' | 'invitations' | 'journal' | 'organizations';
+export type ListName = 'users' | 'invitations' | 'journal' | 'organizations' | 'dormancy';
 
 interface KeptTotal {
   version: number;
   total: number;
+  /** A total that moves with the clock (TotalClock): the moments it holds for, [from, until) in ms. */
+  from?: number;
+  until?: number;
+}
+
+/**
+ * A total whose condition holds of a row once one of its moments is at or before a cut-off that follows the clock
+ * (now − lag): dormant accounts, expired set-up links. Kept like the others, and besides only from the moment it
+ * was counted until the earliest moment `next` of a row not yet in crosses the cut-off. Counted and bounded in the
+ * same statement (the same snapshot); a change of the rows themselves moves the lists' versions as for any total.
+ */
+export interface TotalClock {
+  now: Date;
+  /** How far the cut-off lies behind now, in ms. */
+  lag: number;
+  /** The kept total's key: the count's statement with its cut-off left out (which changes at every request). */
+  key: string;
+  /** The earliest moment, among the rows not yet in, whose crossing of the cut-off brings a row in; null: none. */
+  next: RawBuilder<Date | null>;
 }
 
 /** The totals one server process keeps, least recently used first out. */
@@ -63,22 +82,37 @@ export class ListTotals {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type CountQuery = SelectQueryBuilder<Database, any, { total: number }>;
 
-/** The total of a `select count(*) as total …` query: counted, or kept (see above) when `totals` is given. */
-export async function exactTotal(db: Kysely<Database>, list: ListName, count: CountQuery, totals: ListTotals | null): Promise<number> {
+/**
+ * The total of a `select count(*) as total …` query: counted, or kept (see above) when `totals` is given, while the
+ * versions of `lists` (summed) are those it was counted at and, with a `clock`, the time is within its bound.
+ */
+export async function exactTotal(
+  db: Kysely<Database>,
+  lists: ListName | readonly ListName[],
+  count: CountQuery,
+  totals: ListTotals | null,
+  clock: TotalClock | null = null,
+): Promise<number> {
   if (!totals) return Number((await count.executeTakeFirstOrThrow()).total);
+  const names = typeof lists === 'string' ? [lists] : [...lists];
   const compiled = count.compile();
-  const key = `${list}\u0000${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  const key = `${names.join('+')}\u0000${clock ? clock.key : `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`}`;
   return totals.once(key, async () => {
-    const kept = totals.get(key);
+    const now = clock?.now.getTime();
+    const found = totals.get(key);
+    const kept = found && (now === undefined || (now >= found.from! && now < found.until!)) ? found : undefined;
+    const keptVersion = kept?.version ?? -1;
     // When the version is the kept one, the count (an init plan) is never run. Prepared even with a search:
     // a hit then costs neither parsing nor planning the count (database.ts).
-    const { rows } = await sql<{ version: number; total: number | null }>`${sql.raw(PREPARE_ANYWAY)}
-      select v.version, case when v.version = ${kept?.version ?? -1} then null else ${count} end as total
-      from (select coalesce(sum(version), 0)::bigint as version from list_versions where list = ${list}) as v`.execute(db);
+    const { rows } = await sql<{ version: number; total: number | null; next: Date | null }>`${sql.raw(PREPARE_ANYWAY)}
+      select v.version, case when v.version = ${keptVersion} then null else ${count} end as total,
+        ${clock ? sql`case when v.version = ${keptVersion} then null else (${clock.next}) end` : sql`null::timestamptz`} as next
+      from (select coalesce(sum(version), 0)::bigint as version from list_versions where list = any(${names}::text[])) as v`.execute(db);
     const row = rows[0]!;
     if (row.total === null && kept) return kept.total;
     const total = Number(row.total);
-    totals.set(key, { version: Number(row.version), total });
+    const bound = clock ? { from: now!, until: row.next === null ? Number.POSITIVE_INFINITY : new Date(row.next).getTime() + clock.lag } : {};
+    totals.set(key, { version: Number(row.version), total, ...bound });
     return total;
   });
 }

@@ -5,11 +5,11 @@ import { fromNearerEnd, pageOffset } from '../../core/pages.ts';
 import { canonicalRoleCode, type AccountStateFilter, type UserScope } from './users.model.ts';
 import type { OrganizationDto } from '../organizations/organizations.repository.ts';
 import { PREPARE_ANYWAY } from '../../db/database.ts';
-import { exactTotal, userCount, type ListTotals } from '../../db/list-totals.ts';
+import { exactTotal, userCount, type ListName, type ListTotals, type TotalClock } from '../../db/list-totals.ts';
 import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
 import { searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
-import { dormantCondition } from './users-dormancy.repository.ts';
+import { ACTIVITY, dormantCondition } from './users-dormancy.repository.ts';
 import type { Database } from '../../db/schema.ts';
 
 export { sortKey, type UserSort } from './users-sort.repository.ts';
@@ -113,12 +113,6 @@ export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> 
   }
   return eb.and(conditions);
 }
-
-/**
- * Whether a state's users change with the time alone, which the list version does not follow: dormancy and a link's
- * age. 'Invitation non acceptée' changes only with a sign-in or a link sent, which move the version (migration 0026).
- */
-const movesWithTheClock = (filter: AccountStateFilter) => filter.state === 'dormant' || filter.linkSentBefore !== null;
 
 /**
  * The users of an account state: active (a deactivated account waits for nothing, with includeInactive too).
@@ -233,7 +227,37 @@ function pageIdsByNameRanges(query: UserListQuery, offset: number, total: number
  */
 export function userTotal(db: Kysely<Database>, query: UserFilter, totals: ListTotals | null): Promise<number> {
   if (!isFiltered(query)) return countUnfiltered(db, query);
-  return exactTotal(db, 'users', countUsers(db, query), query.accountState && movesWithTheClock(query.accountState) ? null : totals);
+  const state = query.accountState;
+  // Dormancy follows sign-ins and warnings, which only the 'dormancy' version follows (migration 0033).
+  const lists: ListName[] = state?.state === 'dormant' ? ['users', 'dormancy'] : ['users'];
+  return exactTotal(db, lists, countUsers(db, query), totals, state ? totalClock(db, query, state) : null);
+}
+
+/**
+ * A state whose users change with the time alone, dormancy and a link's age (list-totals.ts TotalClock): its cut-off's
+ * distance to now, and the earliest moment of a user within the other filters but not yet in, dormancy's activity
+ * (users_dormancy_activity_idx) or the link's sending (users_invitation_not_accepted_idx). Null when no cut-off moves:
+ * 'Invitation non acceptée', and dormancy when the warning is off (warned accounts only).
+ */
+function totalClock(db: Kysely<Database>, query: UserFilter, state: AccountStateFilter): TotalClock | null {
+  const cutoff = state.state === 'dormant' ? state.cutoff : state.linkSentBefore;
+  if (cutoff === null) return null;
+  const others = { ...query, accountState: undefined };
+  const notYet =
+    state.state === 'dormant'
+      ? { moment: ACTIVITY, condition: sql<SqlBool>`users.is_active and users.dormancy_warned_at is null and ${ACTIVITY} > ${cutoff}::timestamptz` }
+      : {
+          moment: sql<Date>`users.invitation_sent_at`,
+          condition: sql<SqlBool>`users.is_active and users.last_login_at is null and users.invitation_sent_at > ${cutoff}::timestamptz`,
+        };
+  const next = db
+    .selectFrom('users')
+    .select(sql<Date | null>`min(${notYet.moment})`.as('next'))
+    .where((eb) => userFilter(eb, others))
+    .where(notYet.condition);
+  const stable = countUsers(db, { ...query, accountState: { ...state, ...(state.state === 'dormant' ? { cutoff: new Date(0) } : { linkSentBefore: new Date(0) }) } }).compile();
+  const lag = state.at.getTime() - cutoff.getTime();
+  return { now: state.at, lag, key: `${stable.sql}\u0000${JSON.stringify(stable.parameters)}\u0000${lag}`, next: sql<Date | null>`(${next})` };
 }
 
 /** The count of a filtered list (a search alone is counted by users-search.repository.ts). */

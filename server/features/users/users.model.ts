@@ -191,8 +191,13 @@ export type AccountState = 'dormant' | 'invitationNotAccepted' | 'setupLinkExpir
  *   only, the warning being off);
  * - invitationNotAccepted, setupLinkExpired (issue 24): a set-up link was sent (users.invitation_sent_at) and the user
  *   never signed in; for setupLinkExpired, the latest link was sent `linkLifetimeMs` or more before now.
+ *
+ * `at` is the moment the condition is read for (its cut-off's now): a kept total of a state that moves with the clock
+ * holds only from then on (server/db/list-totals.ts TotalClock).
  */
-export type AccountStateFilter = { state: 'dormant'; cutoff: Date | null } | { state: 'invitationNotAccepted' | 'setupLinkExpired'; linkSentBefore: Date | null };
+export type AccountStateFilter =
+  | { state: 'dormant'; cutoff: Date | null; at: Date }
+  | { state: 'invitationNotAccepted' | 'setupLinkExpired'; linkSentBefore: Date | null; at: Date };
 
 /** What a state's condition is read against: the time, the set-up link's lifetime and the dormancy warning's period. */
 export interface AccountStateClock {
@@ -202,6 +207,6 @@ export interface AccountStateClock {
 }
 
 export function accountStateFilter(state: AccountState, clock: AccountStateClock): AccountStateFilter {
-  if (state === 'dormant') return { state, cutoff: dormancyCutoff(clock.now, clock.warnAfterDays) };
-  return { state, linkSentBefore: state === 'setupLinkExpired' ? new Date(clock.now.getTime() - clock.linkLifetimeMs) : null };
+  if (state === 'dormant') return { state, cutoff: dormancyCutoff(clock.now, clock.warnAfterDays), at: clock.now };
+  return { state, linkSentBefore: state === 'setupLinkExpired' ? new Date(clock.now.getTime() - clock.linkLifetimeMs) : null, at: clock.now };
 }

@@ -38,11 +38,11 @@ describe('accountStateFilter', () => {
   const now = new Date('2026-11-27T12:00:00Z');
   const clock = { now, linkLifetimeMs: 7 * DAY, warnAfterDays: 365 };
   it('compares no date for invitationNotAccepted, and the link’s lifetime for setupLinkExpired', () => {
-    expect(accountStateFilter('invitationNotAccepted', clock)).toEqual({ state: 'invitationNotAccepted', linkSentBefore: null });
-    expect(accountStateFilter('setupLinkExpired', clock)).toEqual({ state: 'setupLinkExpired', linkSentBefore: new Date('2026-11-20T12:00:00Z') });
+    expect(accountStateFilter('invitationNotAccepted', clock)).toEqual({ state: 'invitationNotAccepted', linkSentBefore: null, at: clock.now });
+    expect(accountStateFilter('setupLinkExpired', clock)).toEqual({ state: 'setupLinkExpired', linkSentBefore: new Date('2026-11-20T12:00:00Z'), at: clock.now });
   });
   it('reads dormancy from DORMANCY_WARN_AFTER_DAYS before now, and only the warned accounts when the warning is off', () => {
-    expect(accountStateFilter('dormant', clock)).toEqual({ state: 'dormant', cutoff: new Date('2025-11-27T12:00:00Z') });
-    expect(accountStateFilter('dormant', { ...clock, warnAfterDays: 0 })).toEqual({ state: 'dormant', cutoff: null });
+    expect(accountStateFilter('dormant', clock)).toEqual({ state: 'dormant', cutoff: new Date('2025-11-27T12:00:00Z'), at: clock.now });
+    expect(accountStateFilter('dormant', { ...clock, warnAfterDays: 0 })).toEqual({ state: 'dormant', cutoff: null, at: clock.now });
   });
 });
