@@ -43,3 +43,20 @@ export async function readRequestFigures(db: Kysely<Database>, scope: FiguresSco
      where m.n > 0`.execute(db);
   return rows.map((row) => ({ ...row, n: Number(row.n), median: row.median === null ? null : Number(row.median) }));
 }
+
+/**
+ * The earliest moment at which the clock alone changes the figures of a period `days` long ending at `to`: a request
+ * made, or a move, leaving the period at its start (its moment plus the period), or one dated after `to` entering it;
+ * null when none will. Read from the same indexes as the figures, the first entry of each range.
+ */
+export async function readRequestFiguresChange(db: Kysely<Database>, scope: FiguresScope, moved: readonly InvitationStatus[], from: Date, to: Date): Promise<Date | null> {
+  const inScope = scopeCondition(scope);
+  const period = sql`(${to}::timestamptz - ${from}::timestamptz)`;
+  const firstMade = (after: Date) => sql`(select min(i.created_at) from invitations i where i.created_at >= ${after} and ${inScope})`;
+  const firstMove = (after: Date) => sql`(select min(m.at) from unnest(${[...moved]}::text[]) as s (status),
+      lateral (select i.processed_at as at from invitations i where i.status = s.status and i.processed_at >= ${after} and ${inScope}
+               order by i.processed_at limit 1) as m)`;
+  const { rows } = await sql<{ at: Date | null }>`
+    select least(${firstMade(from)} + ${period}, ${firstMove(from)} + ${period}, ${firstMade(to)}, ${firstMove(to)}) as at`.execute(db);
+  return rows[0]!.at === null ? null : new Date(rows[0]!.at);
+}

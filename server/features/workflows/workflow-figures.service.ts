@@ -6,12 +6,14 @@ import type { AnyStateMachine } from 'xstate';
 import { requestLifecycleMachine } from '../../../rules/request-lifecycle.machine.ts';
 import type { Actor } from '../../core/actor.ts';
 import { invalid } from '../../core/errors.ts';
+import { KeptAnswers } from '../../db/kept-answers.ts';
+import type { ListName } from '../../db/list-totals.ts';
 import type { Database } from '../../db/schema.ts';
 import { csvAttachment, csvHead, csvRows } from '../exports/csv.model.ts';
 import type { CsvDownload } from '../exports/exports.service.ts';
 import type { ServiceDeps } from '../services.ts';
 import { INVITATION_STATUSES } from '../invitations/invitations.repository.ts';
-import { readRequestFigures } from './request-figures.repository.ts';
+import { readRequestFigures, readRequestFiguresChange } from './request-figures.repository.ts';
 import {
   assembleFigures,
   figuresCsvRows,
@@ -29,6 +31,14 @@ import { figuresScopeFor, type FiguresScope } from './workflow-figures.policy.ts
 export interface FiguresSource {
   machine: AnyStateMachine;
   read(db: Kysely<Database>, scope: FiguresScope, period: FiguresPeriod): Promise<SourceFigures>;
+  /**
+   * To keep its figures between requests (db/kept-answers.ts): the lists whose versions move with every change of
+   * the data it reads, and the earliest moment the clock alone changes them (null: never). Without it, read each time.
+   */
+  keep?: {
+    lists(scope: FiguresScope): ListName[];
+    changesAt(db: Kysely<Database>, scope: FiguresScope, period: FiguresPeriod): Promise<Date | null>;
+  };
 }
 
 /** The requests: a status is the state of the same name; every move leaves PENDING. */
@@ -44,6 +54,11 @@ const requestFigures: FiguresSource = {
       moves: rows.filter((r) => r.kind === 'move').map((r) => ({ from: 'pending', to: stateOf(r.status), count: r.n, medianSeconds: r.median })),
     };
   },
+  keep: {
+    // A requester's figures also depend on their organizations' codes, whose changes move the users list's version.
+    lists: (scope) => (scope.kind === 'all' ? ['invitations'] : ['invitations', 'users']),
+    changesAt: (db, scope, period) => readRequestFiguresChange(db, scope, MOVED, period.from, period.to),
+  },
 };
 
 export const FIGURES_SOURCES: Readonly<Record<string, FiguresSource>> = {
@@ -56,11 +71,21 @@ export function workflowFiguresService(deps: ServiceDeps) {
     if (!source) throw invalid([{ field: 'params.workflowId', message: FIGURES_MESSAGES.unknownWorkflow(workflowId) }]);
     return source;
   };
+  const kept = new KeptAnswers();
+  /** The source's figures for the period: kept while neither the data nor the period's rows change (FiguresSource.keep). */
+  const read = (source: FiguresSource, key: string, scope: FiguresScope, period: FiguresPeriod): Promise<SourceFigures> => {
+    const { keep } = source;
+    if (!keep) return source.read(deps.db, scope, period);
+    return kept.answer(deps.db, `${key}\u0000${period.days}\u0000${JSON.stringify(scope)}`, period.to, keep.lists(scope), async (trx) => ({
+      answer: await source.read(trx, scope, period),
+      until: await keep.changesAt(trx, scope, period),
+    }));
+  };
   const figures = async (actor: Actor, workflowId: string, days: number | undefined): Promise<WorkflowFigures> => {
     const scope = figuresScopeFor(actor);
     const source = sourceOf(workflowId);
     const period = figuresPeriodOf(days, deps.now());
-    return assembleFigures(workflowId, source.machine, period, await source.read(deps.db, scope, period));
+    return assembleFigures(workflowId, source.machine, period, await read(source, workflowId, scope, period));
   };
 
   return {

@@ -192,5 +192,33 @@ for (const backend of backends) {
       expect(bad.status).toBe(400);
       expect((await callApi(t, { as: 'rh.clinique@portail.test', method: 'GET', route: EXPORT_ROUTE, params, query: { days: 7 } })).status).toBe(403);
     });
+
+    // Kept between requests (server/db/kept-answers.ts): the clock alone, or any change of the data, reads them again.
+    it('follows a move leaving the period, a request entering it, and a change of the data, though they are kept', async () => {
+      const read = async () => (await figuresAs('backoffice@portail.test', { days: 7 })).body;
+      const first = await read();
+      expect(await read()).toEqual(first);
+      expect(transition(first, 'approved')).toMatchObject({ count: 4 });
+      expect(first.started).toBe(9);
+      // The request made 6 days ago leaves the period a day later, and its approval (4 hours after it) 4 hours after that.
+      clock.advance(DAY + 1);
+      expect((await read()).started).toBe(8);
+      clock.advance(4 * HOUR);
+      expect(transition(await read(), 'approved')).toMatchObject({ count: 3 });
+      clock.advance(-(DAY + 4 * HOUR + 1));
+      expect(await read()).toEqual(first);
+      // A request dated an hour ahead (a node's clock ahead of this one) enters the period when the clock reaches it.
+      await make([{ status: 'PENDING', madeDaysAgo: -1 / 24 }]);
+      expect((await read()).started).toBe(9);
+      clock.advance(HOUR + 1);
+      expect((await read()).started).toBe(10);
+      clock.advance(-(HOUR + 1));
+      await db().deleteFrom('invitations').where('created_at', '>', new Date(clock.now())).execute();
+      expect(await read()).toEqual(first);
+      // A moment written alone (a data repair) is a change of the data too (migration 0034).
+      const approved = await db().selectFrom('invitations').select('id').where('status', '=', 'APPROVED').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+      await db().updateTable('invitations').set({ created_at: new Date(clock.now() - 31 * DAY), processed_at: new Date(clock.now() - 30 * DAY) }).where('id', '=', approved.id).execute();
+      expect(transition(await read(), 'approved')).toMatchObject({ count: 3 });
+    });
   });
 }
