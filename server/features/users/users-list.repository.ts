@@ -9,7 +9,7 @@ import { exactTotal, userCount, type ListTotals } from '../../db/list-totals.ts'
 import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
 import { searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
-import { dormantCondition } from './users-dormancy.repository.ts';
+import { countDormant, dormantCondition } from './users-dormancy.repository.ts';
 import type { Database } from '../../db/schema.ts';
 
 export { sortKey, type UserSort } from './users-sort.repository.ts';
@@ -229,10 +229,15 @@ function pageIdsByNameRanges(query: UserListQuery, offset: number, total: number
 /**
  * The exact total of the list with these filters but a search alone (users-search.repository.ts): the counters, or a
  * count kept while the users list does not change (list-totals.ts). A state of accounts that moves with the clock is
- * counted every time (movesWithTheClock).
+ * counted every time (movesWithTheClock), but the dormant ones of everyone (the back office's, no other filter), which
+ * the counters of migration 0031 give.
  */
 export function userTotal(db: Kysely<Database>, query: UserFilter, totals: ListTotals | null): Promise<number> {
   if (!isFiltered(query)) return countUnfiltered(db, query);
+  const { accountState } = query;
+  if (accountState?.state === 'dormant' && !query.search?.trim() && !query.organization && !query.roleCode && !query.scope && !query.userIds) {
+    return countDormant(db, accountState.cutoff, query.excludeUserId ?? null);
+  }
   return exactTotal(db, 'users', countUsers(db, query), query.accountState && movesWithTheClock(query.accountState) ? null : totals);
 }
 
