@@ -86,15 +86,19 @@ SELECT recount_dormancy_days();
 -- Start-up's folding (server/main.ts), plus the days' counts: the rows of connections that are gone, and every
 -- connection's rows of days before yesterday (a sign-in takes an account off an old day, so old days keep being
 -- written, by every connection in turn: folding them keeps the table about a row per day), go into row 0, sums
--- unchanged; days whose count fell to zero go.
+-- unchanged; days whose count fell to zero go. A row a writer holds (its transaction not ended) is left to the next
+-- folding rather than waited for: the writer may be waiting for a row this folding took, and neither would end. Row 0
+-- is written in the order of the days, so that two foldings (two nodes starting) never wait for each other in a circle.
 ALTER FUNCTION compact_list_totals() RENAME TO compact_list_totals_until_0031;
 CREATE FUNCTION compact_list_totals() RETURNS void LANGUAGE sql AS $$
   SELECT compact_list_totals_until_0031();
-  WITH gone AS (
-    DELETE FROM user_dormancy_day_counts WHERE backend <> 0
+  WITH taken AS (
+    SELECT day, backend FROM user_dormancy_day_counts WHERE backend <> 0
       AND (day < (now() AT TIME ZONE 'UTC')::date - 1 OR backend NOT IN (SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL))
-    RETURNING day, n)
-  INSERT INTO user_dormancy_day_counts AS c (day, backend, n) SELECT day, 0, sum(n) FROM gone GROUP BY day
+    FOR UPDATE SKIP LOCKED
+  ), gone AS (
+    DELETE FROM user_dormancy_day_counts AS c USING taken WHERE c.day = taken.day AND c.backend = taken.backend RETURNING c.day, c.n)
+  INSERT INTO user_dormancy_day_counts AS c (day, backend, n) SELECT day, 0, sum(n) FROM gone GROUP BY day ORDER BY day
   ON CONFLICT (day, backend) DO UPDATE SET n = c.n + excluded.n;
   DELETE FROM user_dormancy_day_counts WHERE backend = 0 AND n = 0;
 $$;

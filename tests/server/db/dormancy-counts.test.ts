@@ -182,6 +182,33 @@ for (const backend of backends) {
       await expectExact('two writers');
     });
 
+    it.runIf(backend.name === 'postgres')('folds the counters while a writer holds a day of them, without waiting for it', async () => {
+      const other = await t.openAnother();
+      const ids = await people('Plie');
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let signedIn!: () => void;
+      const written = new Promise<void>((resolve) => (signedIn = resolve));
+      // A sign-in takes these people off their old days: the writer's rows of those days stay locked until it commits.
+      const writer = t.handle.withRawTransaction(async (tx) => {
+        await tx.query('update users set last_login_at = $1 where id = any($2::uuid[])', [new Date(CUTOFF + DAY), ids]);
+        signedIn();
+        await released;
+      });
+      await written;
+      try {
+        await other.withRawTransaction(async (tx) => {
+          await tx.exec("set local lock_timeout = '3s'");
+          await tx.query('select compact_list_totals()');
+        });
+      } finally {
+        release();
+        await writer;
+      }
+      await sql`select compact_list_totals()`.execute(db);
+      await expectExact('folded beside a writer');
+    });
+
     it('counts again from the rows after a truncate', async () => {
       await sql`truncate users cascade`.execute(db);
       await expectExact('truncated');
