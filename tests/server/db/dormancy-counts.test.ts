@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../../server/db/database.ts';
 import type { Database } from '../../../server/db/schema.ts';
 import { countDormant, dormantCondition, dormantTotalQuery } from '../../../server/features/users/users-dormancy.repository.ts';
 import { reactivationColumns } from '../../../server/features/users/users.model.ts';
@@ -154,42 +155,16 @@ for (const backend of backends) {
       await withoutTriggers(t.handle, 'delete from users where id = $1', [hidden]);
     });
 
-    it.runIf(backend.name === 'postgres')('stays exact with two connections writing at once, neither waiting for the other', async () => {
+    /**
+     * Signs these people in (a day after the cut-off) in a transaction kept open while `meanwhile` runs on another
+     * connection, then commits it. The writer's rows of the counters stay locked meanwhile.
+     */
+    async function whileSigningIn(ids: readonly string[], meanwhile: (other: DatabaseHandle) => Promise<void>): Promise<void> {
       const other = await t.openAnother();
-      const [a, b] = [await people('Premier'), await people('Second')];
-      const before = await direct(new Date(CUTOFF));
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       let signedIn!: () => void;
       const written = new Promise<void>((resolve) => (signedIn = resolve));
-      // The first connection signs its people in and keeps its transaction open while the second writes and commits.
-      const first = t.handle.withRawTransaction(async (tx) => {
-        await tx.query('update users set last_login_at = $1 where id = any($2::uuid[])', [new Date(CUTOFF + DAY), a]);
-        signedIn();
-        await released;
-      });
-      await written;
-      await other.withRawTransaction(async (tx) => {
-        await tx.query('update users set dormancy_warned_at = $1 where id = any($2::uuid[])', [new Date(CUTOFF), b.slice(0, 4)]);
-        await tx.query('update users set last_login_at = $1 where id = any($2::uuid[])', [new Date(CUTOFF + DAY), b.slice(4, 10)]);
-        await tx.query('delete from users where id = any($1::uuid[])', [b.slice(10, 12)]);
-      });
-      // The first one's change is not seen before it commits, the second's is.
-      expect(await countDormant(other.db, new Date(CUTOFF))).toBe(await direct(new Date(CUTOFF), other.db));
-      release();
-      await first;
-      expect(await countDormant(db, new Date(CUTOFF))).toBeLessThan(before);
-      await expectExact('two writers');
-    });
-
-    it.runIf(backend.name === 'postgres')('folds the counters while a writer holds a day of them, without waiting for it', async () => {
-      const other = await t.openAnother();
-      const ids = await people('Plie');
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let signedIn!: () => void;
-      const written = new Promise<void>((resolve) => (signedIn = resolve));
-      // A sign-in takes these people off their old days: the writer's rows of those days stay locked until it commits.
       const writer = t.handle.withRawTransaction(async (tx) => {
         await tx.query('update users set last_login_at = $1 where id = any($2::uuid[])', [new Date(CUTOFF + DAY), ids]);
         signedIn();
@@ -197,14 +172,38 @@ for (const backend of backends) {
       });
       await written;
       try {
-        await other.withRawTransaction(async (tx) => {
-          await tx.exec("set local lock_timeout = '3s'");
-          await tx.query('select compact_list_totals()');
-        });
+        await meanwhile(other);
       } finally {
         release();
         await writer;
       }
+    }
+
+    it.runIf(backend.name === 'postgres')('stays exact with two connections writing at once, neither waiting for the other', async () => {
+      const [a, b] = [await people('Premier'), await people('Second')];
+      const before = await direct(new Date(CUTOFF));
+      await whileSigningIn(a, async (other) => {
+        await other.withRawTransaction(async (tx) => {
+          await tx.exec("set local lock_timeout = '3s'");
+          await tx.query('update users set dormancy_warned_at = $1 where id = any($2::uuid[])', [new Date(CUTOFF), b.slice(0, 4)]);
+          await tx.query('update users set last_login_at = $1 where id = any($2::uuid[])', [new Date(CUTOFF + DAY), b.slice(4, 10)]);
+          await tx.query('delete from users where id = any($1::uuid[])', [b.slice(10, 12)]);
+        });
+        // The first one's change is not seen before it commits, the second's is.
+        expect(await countDormant(other.db, new Date(CUTOFF))).toBe(await direct(new Date(CUTOFF), other.db));
+      });
+      expect(await countDormant(db, new Date(CUTOFF))).toBeLessThan(before);
+      await expectExact('two writers');
+    });
+
+    it.runIf(backend.name === 'postgres')('folds the counters while a writer holds a day of them, without waiting for it', async () => {
+      // A sign-in takes these people off their old days: the writer's rows of those days stay locked until it commits.
+      await whileSigningIn(await people('Plie'), (other) =>
+        other.withRawTransaction(async (tx) => {
+          await tx.exec("set local lock_timeout = '3s'");
+          await tx.query('select compact_list_totals()');
+        }),
+      );
       await sql`select compact_list_totals()`.execute(db);
       await expectExact('folded beside a writer');
     });
