@@ -105,11 +105,13 @@ describe(`bench:seed with ${USERS} users (PGlite)`, () => {
     expect(repeated[0]!.n).toBe(0);
   });
 
-  it('leaves the totals and name ranges of migration 0004 exact', async () => {
-    const check = await sql<{ users: number; kept: number; ranged: number }>`
+  it('leaves the totals and name ranges of migration 0004, and the active accounts by day of migration 0031, exact', async () => {
+    const check = await sql<{ users: number; kept: number; ranged: number; active: number; byDay: number }>`
       select (select count(*)::int from users) as users, (select sum(n)::int from user_counts) as kept,
-             (select sum(n_active + n_inactive)::int from user_name_ranges) as ranged`.execute(handle.db);
-    const { users, kept, ranged } = check.rows[0]!;
+             (select sum(n_active + n_inactive)::int from user_name_ranges) as ranged,
+             (select count(*)::int from users where is_active) as active, (select sum(n)::int from user_dormancy_day_counts) as "byDay"`.execute(handle.db);
+    const { users, kept, ranged, active, byDay } = check.rows[0]!;
     expect([kept, ranged]).toEqual([users, users]);
+    expect(byDay).toBe(active);
   });
 });

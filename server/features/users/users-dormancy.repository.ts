@@ -1,6 +1,6 @@
 // The SQL of dormant accounts (issue 23, migration 0022): the accounts due for each step of the dormancy jobs, the
 // conditional updates that claim one, and the SIRENs whose last active employer administrator became dormant.
-import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -19,6 +19,31 @@ export function dormantCondition(cutoff: Date | null): Expression<SqlBool> {
   if (cutoff === null) return sql<SqlBool>`(users.is_active and users.dormancy_warned_at is not null)`;
   return sql<SqlBool>`(users.is_active and (users.dormancy_warned_at is not null
     or (users.dormancy_warned_at is null and ${ACTIVITY} <= ${cutoff}::timestamptz)))`;
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * The number of accounts dormant at `cutoff` (dormantCondition), less `excludeUserId`'s if it is one, without reading
+ * them: from the counters of migration 0031 (active accounts by the UTC day of their activity, the warned ones on the
+ * day '-infinity'), the days before the cut-off's, plus the accounts of that day up to the cut-off, a range of
+ * users_dormancy_activity_idx. With the warning off (no cut-off): the warned ones alone.
+ */
+export function dormantTotalQuery(cutoff: Date | null, excludeUserId: string | null): RawBuilder<{ total: number }> {
+  const self = excludeUserId ? sql`- (select count(*) from users where users.id = ${excludeUserId}::uuid and ${dormantCondition(cutoff)})` : sql``;
+  if (cutoff === null) return sql<{ total: number }>`select ((select coalesce(sum(c.n), 0) from user_dormancy_day_counts as c where c.day = '-infinity') ${self})::bigint as total`;
+  const dayStart = new Date(Math.floor(cutoff.getTime() / DAY_MS) * DAY_MS);
+  return sql<{ total: number }>`select (
+      (select coalesce(sum(c.n), 0) from user_dormancy_day_counts as c where c.day < (${dayStart}::timestamptz at time zone 'UTC')::date)
+      + (select count(*) from users where users.is_active and users.dormancy_warned_at is null
+           and ${ACTIVITY} >= ${dayStart}::timestamptz and ${ACTIVITY} <= ${cutoff}::timestamptz)
+      ${self})::bigint as total`;
+}
+
+/** dormantTotalQuery's total. */
+export async function countDormant(db: Db, cutoff: Date | null, excludeUserId: string | null = null): Promise<number> {
+  const { rows } = await dormantTotalQuery(cutoff, excludeUserId).execute(db);
+  return Number(rows[0]!.total);
 }
 
 export interface WarnedRow {

@@ -9,7 +9,7 @@ import { exactTotal, userCount, type ListName, type ListTotals, type TotalClock 
 import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
 import { searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
-import { ACTIVITY, dormantCondition } from './users-dormancy.repository.ts';
+import { ACTIVITY, countDormant, dormantCondition } from './users-dormancy.repository.ts';
 import type { Database } from '../../db/schema.ts';
 
 export { sortKey, type UserSort } from './users-sort.repository.ts';
@@ -222,12 +222,16 @@ function pageIdsByNameRanges(query: UserListQuery, offset: number, total: number
 
 /**
  * The exact total of the list with these filters but a search alone (users-search.repository.ts): the counters, or a
- * count kept while the users list does not change (list-totals.ts). A state of accounts that moves with the clock is
- * counted every time (movesWithTheClock).
+ * count kept while the users list does not change (list-totals.ts). The dormant accounts of everyone (the back
+ * office's, no other filter) from the counters of migration 0031; a state of accounts that moves with the clock is
+ * kept besides only until the clock brings its next user in (totalClock).
  */
 export function userTotal(db: Kysely<Database>, query: UserFilter, totals: ListTotals | null): Promise<number> {
   if (!isFiltered(query)) return countUnfiltered(db, query);
   const state = query.accountState;
+  if (state?.state === 'dormant' && !query.search?.trim() && !query.organization && !query.roleCode && !query.scope && !query.userIds) {
+    return countDormant(db, state.cutoff, query.excludeUserId ?? null);
+  }
   // Dormancy follows sign-ins and warnings, which only the 'dormancy' version follows (migration 0033).
   const lists: ListName[] = state?.state === 'dormant' ? ['users', 'dormancy'] : ['users'];
   return exactTotal(db, lists, countUsers(db, query), totals, state ? totalClock(db, query, state) : null);

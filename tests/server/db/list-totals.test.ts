@@ -12,6 +12,7 @@ import type { Database } from '../../../server/db/schema.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { StatementCounter } from '../support/statement-counter.ts';
 import { backends, createTestDatabase, type TestDatabase } from './test-databases.ts';
+import { withoutTriggers } from '../support/without-triggers.ts';
 
 const base: UserListQuery = { page: 1, pageSize: 10, includeInactive: true, sort: 'name', order: 'asc', scope: null, pendingReach: null };
 
@@ -106,14 +107,9 @@ for (const backend of backends) {
 
       // A row written with the triggers off (superuser) does not move the version: the kept total is answered.
       const hidden = randomUUID();
-      const withoutTriggers = (statement: string, params: unknown[]) =>
-        t.handle.withRawTransaction(async (tx) => {
-          await tx.exec('set local session_replication_role = replica');
-          await tx.query(statement, params);
-        });
-      await withoutTriggers(`insert into users (id, email, first_name, last_name, user_type) values ($1, $2, 'Caché', 'Sans Déclencheur', 'ORGANIZATION')`, [hidden, `cache.${hidden.slice(0, 8)}@clinique-test.fr`]);
+      await withoutTriggers(t.handle, `insert into users (id, email, first_name, last_name, user_type) values ($1, $2, 'Caché', 'Sans Déclencheur', 'ORGANIZATION')`, [hidden, `cache.${hidden.slice(0, 8)}@clinique-test.fr`]);
       expect((await listUsersPage(db, search, totals, kept)).total).toBe(first);
-      await withoutTriggers('delete from users where id = $1', [hidden]);
+      await withoutTriggers(t.handle, 'delete from users where id = $1', [hidden]);
       expect((await listUsersPage(db, search, totals, kept)).total).toBe(first);
 
       // Any change of what the total counts moves the version.

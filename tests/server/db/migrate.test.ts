@@ -40,6 +40,7 @@ const TABLES = [
   'scheduled_jobs',
   'schema_migrations',
   'user_counts',
+  'user_dormancy_day_counts',
   'user_name_ranges',
   'user_permissions',
   'user_search',
