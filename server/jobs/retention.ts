@@ -1,8 +1,8 @@
 // A retention job: every hour, what is older than a number of days goes (`purge`, in batches, stopping between
 // batches when the server stops); the rest waits for the next run.
 import type { ScheduledJob } from './runner.ts';
+import { DAY_MS } from '../core/time.ts';
 
-const DAY_MS = 24 * 3600_000;
 
 export function retentionJob({ name, retentionDays, purge }: { name: string; retentionDays: number; purge: (before: Date, signal: AbortSignal) => Promise<number> }): ScheduledJob {
   return {

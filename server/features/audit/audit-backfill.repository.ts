@@ -43,16 +43,11 @@ export async function organizationActionBackfillState(db: Kysely<Database>): Pro
 /** One batch of that copy: answers how many rows it filled in. */
 export const backfillOrganizationActions = (db: Kysely<Database>, after: number, upto: number) => backfillBatch(db, 'organization_action', after, upto);
 
-const actionsCopied = new WeakMap<Kysely<Database>, true>();
-
 /**
  * Whether every row of audit_log_organizations holds its entry's action, so that a filter by action may read it
- * there. Once true it stays true (every row written since has it), so each database handle asks until it is.
+ * there: one read of the copy's row (a primary key), at each request that could use it.
  */
 export async function organizationActionsCopied(db: Kysely<Database>): Promise<boolean> {
-  if (actionsCopied.has(db)) return true;
   const { doneThrough, upto } = await organizationActionBackfillState(db);
-  if (doneThrough < upto) return false;
-  actionsCopied.set(db, true);
-  return true;
+  return doneThrough >= upto;
 }

@@ -80,7 +80,7 @@ const isUnfiltered = (where: JournalWhere) =>
 /** A scope or an organization, alone, with at most actions and a period. */
 const organizationsAnswer = (where: JournalWhere) => !where.userId && !where.actorId && !where.search && (where.scope === null) !== !where.organization;
 
-/** Whether the actions' copy must be asked about: only when it could answer (one short read, then never again). */
+/** Whether the actions' copy must be asked about: only when it could answer (one short read). */
 const actionsCopiedFor = async (db: Kysely<Database>, where: JournalWhere) =>
   organizationsAnswer(where) && where.actions !== undefined && where.actions.length > 0 && (await organizationActionsCopied(db));
 

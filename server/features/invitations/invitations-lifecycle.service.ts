@@ -16,8 +16,8 @@ import { requesterStillInCharge } from './invitations.policy.ts';
 import { findOrganizationsByCodes } from '../organizations/organizations.repository.ts';
 import { loadActor } from '../session/actor.repository.ts';
 import type { Actor } from '../../core/actor.ts';
+import { DAY_MS } from '../../core/time.ts';
 
-const DAY_MS = 24 * 3600_000;
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
 
 interface BatchOptions {

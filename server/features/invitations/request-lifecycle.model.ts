@@ -4,8 +4,8 @@ import { nextRequestStatus, type RequestLifecycleEvent, type RequestMover, type 
 import type { Actor } from '../../core/actor.ts';
 import { conflict, forbidden } from '../../core/errors.ts';
 import { frenchDate } from '../exports/csv.model.ts';
+import { DAY_MS } from '../../core/time.ts';
 
-const DAY_MS = 24 * 3600_000;
 
 export const LIFECYCLE_MESSAGES = {
   alreadyDecided: 'Cette demande a déjà été traitée.',

@@ -2,6 +2,7 @@
 // conditional updates that claim one, and the SIRENs whose last active employer administrator became dormant.
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { DAY_MS } from '../../core/time.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -21,7 +22,6 @@ export function dormantCondition(cutoff: Date | null): Expression<SqlBool> {
     or (users.dormancy_warned_at is null and ${ACTIVITY} <= ${cutoff}::timestamptz)))`;
 }
 
-const DAY_MS = 24 * 3600_000;
 
 /**
  * The number of accounts dormant at `cutoff` (dormantCondition), less `excludeUserId`'s if it is one, without reading

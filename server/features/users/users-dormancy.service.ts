@@ -31,9 +31,8 @@ import {
   type DueRow,
 } from './users-dormancy.repository.ts';
 import type { UsersService } from './users.service.ts';
+import { DAY_MS, daysBefore } from '../../core/time.ts';
 
-const DAY_MS = 24 * 3600_000;
-const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
 const daysAfter = (moment: Date, days: number) => new Date(moment.getTime() + days * DAY_MS);
 
 export interface DormancyRunOptions {

@@ -6,6 +6,7 @@ import type { UserRow } from '../../db/schema.ts';
 import { auditAuthor, type OrganizationReach } from '../../core/actor.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { DAY_MS } from '../../core/time.ts';
 
 /**
  * How an action on many users runs the single action for one person: `claim` first in the person's unit of work
@@ -155,7 +156,6 @@ export function userAuditEntry(
   };
 }
 
-const DAY_MS = 24 * 3600_000;
 
 /** What a reactivation also writes (issue 23): the dormancy clock restarts, no warning or portal's deactivation kept. */
 export const reactivationColumns = (now: Date) => ({ reactivated_at: now, dormancy_warned_at: null, dormancy_deactivated_at: null });

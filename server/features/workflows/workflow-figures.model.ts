@@ -5,13 +5,13 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { invalid } from '../../core/errors.ts';
 import type { CsvColumn } from '../exports/csv.model.ts';
+import { DAY_MS } from '../../core/time.ts';
 
 /** The periods offered, in days before now. */
 export const FIGURES_DAYS = [7, 30, 90] as const;
 export type FiguresDays = (typeof FIGURES_DAYS)[number];
 export const DEFAULT_FIGURES_DAYS: FiguresDays = 30;
 
-const DAY_MS = 24 * 3600_000;
 
 export const FIGURES_MESSAGES = {
   days: 'La période doit être de 7, 30 ou 90 jours.',
