@@ -7,7 +7,7 @@ import type { Database } from '../../../server/db/schema.ts';
 const differing = async (db: Kysely<Database>, query: ReturnType<typeof sql<{ n: number }>>) => (await query.execute(db)).rows[0]!.n;
 
 /** Statuses whose kept total differs from the users counted. */
-export const statusTotalsDiffering = (db: Kysely<Database>) =>
+const statusTotalsDiffering = (db: Kysely<Database>) =>
   differing(
     db,
     sql<{ n: number }>`
@@ -17,7 +17,7 @@ export const statusTotalsDiffering = (db: Kysely<Database>) =>
   );
 
 /** Users whose search copy is missing, left over, unfolded or not theirs. */
-export const searchCopiesDiffering = (db: Kysely<Database>) =>
+const searchCopiesDiffering = (db: Kysely<Database>) =>
   differing(
     db,
     sql<{ n: number }>`
@@ -28,7 +28,7 @@ export const searchCopiesDiffering = (db: Kysely<Database>) =>
   );
 
 /** Strings whose kept count (everyone's, or the inactive users') differs from a count of the search copy. */
-export const gramCountsDiffering = (db: Kysely<Database>) =>
+const gramCountsDiffering = (db: Kysely<Database>) =>
   differing(
     db,
     sql<{ n: number }>`
@@ -39,7 +39,7 @@ export const gramCountsDiffering = (db: Kysely<Database>) =>
   );
 
 /** Name ranges whose kept sizes differ from the users between their start and the next range's. */
-export const rangeSizesDiffering = (db: Kysely<Database>) =>
+const rangeSizesDiffering = (db: Kysely<Database>) =>
   differing(
     db,
     sql<{ n: number }>`
