@@ -11,6 +11,7 @@ import pg from 'pg';
 import { checkBenchDatabase } from './args.ts';
 import { bulkMarkdown, parseBulkArgs, type BulkReport, type SliceResult } from './bulk-report.ts';
 import { CpuMeter } from './cpu.ts';
+import { fetchRetrying } from './retry.ts';
 import { runLoad } from './load.ts';
 import { BACK_OFFICE, buildScenarios, sampleScenarioData, type Scenario } from './scenarios.ts';
 import { freePort, startServer, type ServerProcess } from './server-process.ts';
@@ -32,11 +33,14 @@ interface Job {
 }
 
 async function api<T>(server: ServerProcess, token: string, method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
-  const answer = await fetch(`${server.origin}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
+  const send = () =>
+    fetch(`${server.origin}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  // A read is sent again when the server asks to wait (503 or 429 with Retry-After); starting a job is not.
+  const answer = method === 'GET' ? await fetchRetrying(send, { onRetry: (status, ms) => say(`${method} ${route} answered ${status}: tried again in ${ms} ms`) }) : await send();
   if (answer.status >= 300) throw new Error(`${method} ${route} answered ${answer.status}: ${await answer.text()}`);
   return (await answer.json()) as T;
 }

@@ -1,0 +1,66 @@
+// What triggers keep of the users, recounted from the users themselves: the totals by status (user_counts), the search
+// copy (user_search, folded, migration 0019), the counts of its strings of one to three characters, and the sizes of the
+// name ranges behind deep pages (migration 0004). Each answers the rows that differ: none when the kept copy is exact.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../../server/db/schema.ts';
+
+const differing = async (db: Kysely<Database>, query: ReturnType<typeof sql<{ n: number }>>) => (await query.execute(db)).rows[0]!.n;
+
+/** Statuses whose kept total differs from the users counted. */
+const statusTotalsDiffering = (db: Kysely<Database>) =>
+  differing(
+    db,
+    sql<{ n: number }>`
+      with kept as (select is_active, sum(n)::int as n from user_counts group by 1 having sum(n) <> 0),
+           counted as (select is_active, count(*)::int as n from users group by 1)
+      select count(*)::int as n from kept full join counted using (is_active) where kept.n is distinct from counted.n`,
+  );
+
+/** Users whose search copy is missing, left over, unfolded or not theirs. */
+const searchCopiesDiffering = (db: Kysely<Database>) =>
+  differing(
+    db,
+    sql<{ n: number }>`
+      select count(*)::int as n from users u full join user_search s on s.id = u.id
+      where s.id is null or u.id is null or s.is_active <> u.is_active or not s.folded
+         or s.name <> search_fold(u.first_name || ' ' || u.last_name) or s.email <> search_fold(u.email)
+         or s.name_key <> lower(u.last_name || u.first_name) or s.email_key <> lower(u.email) or s.last_login_at is distinct from u.last_login_at`,
+  );
+
+/** Strings whose kept count (everyone's, or the inactive users') differs from a count of the search copy. */
+const gramCountsDiffering = (db: Kysely<Database>) =>
+  differing(
+    db,
+    sql<{ n: number }>`
+      with kept as (select gram, inactive_only, sum(n)::int as n from user_search_gram_counts group by 1, 2 having sum(n) <> 0),
+           counted as (select x.gram, x.inactive_only, count(*)::int as n from user_search s
+                       cross join lateral search_gram_rows(s.name, s.email, s.is_active) as x where s.folded group by 1, 2)
+      select count(*)::int as n from kept full join counted using (gram, inactive_only) where kept.n is distinct from counted.n`,
+  );
+
+/** Name ranges whose kept sizes differ from the users between their start and the next range's. */
+const rangeSizesDiffering = (db: Kysely<Database>) =>
+  differing(
+    db,
+    sql<{ n: number }>`
+      with r as (select start_key, start_id, n_active, n_inactive,
+                        lead(start_key) over w as next_key, lead(start_id) over w as next_id
+                 from user_name_ranges window w as (order by start_key, start_id))
+      select count(*)::int as n from r
+      cross join lateral (select count(*) filter (where u.is_active)::int as a, count(*) filter (where not u.is_active)::int as i from users u
+                          where (lower(u.last_name || u.first_name), u.id) >= (r.start_key, r.start_id)
+                            and (r.next_key is null or (lower(u.last_name || u.first_name), u.id) < (r.next_key, r.next_id))) as c
+      where (c.a, c.i) <> (r.n_active::int, r.n_inactive::int)`,
+  );
+
+/** Every kept copy's differing rows, by copy: all zero when they are exact. */
+export async function keptCopiesDiffering(db: Kysely<Database>) {
+  return {
+    statusTotals: await statusTotalsDiffering(db),
+    searchCopies: await searchCopiesDiffering(db),
+    gramCounts: await gramCountsDiffering(db),
+    rangeSizes: await rangeSizesDiffering(db),
+  };
+}
+
+export const EXACT = { statusTotals: 0, searchCopies: 0, gramCounts: 0, rangeSizes: 0 } as const;
