@@ -61,7 +61,7 @@ async function expectedRights(db: Kysely<Database>, userId: string) {
 
 /** An actor with its sets as sorted arrays, to compare. */
 function comparable(actor: NonNullable<Awaited<ReturnType<typeof loadActor>>>) {
-  const sorted = (set: Set<string> | null) => (set === null ? null : [...set].sort());
+  const sorted = (set: ReadonlySet<string> | null) => (set === null ? null : [...set].sort());
   return {
     userId: actor.userId,
     email: actor.email,
