@@ -8,8 +8,11 @@ const num = 'px-3 py-2 text-right tabular-nums';
 
 export interface FiguresTablesView {
   days: number;
-  states: { id: string; label: string; count: number }[];
-  transitions: { key: string; label: string; event: string | null; count: number; median: string }[];
+  /** The states counted over the period (their items no longer exist), named in the caption. */
+  periodStates: string[];
+  states: { id: string; label: string; count: number; overPeriod: boolean }[];
+  /** `count` null: the portal keeps no record of the move. */
+  transitions: { key: string; label: string; event: string | null; guard: string | null; count: number | null; median: string }[];
 }
 
 export type FiguresView = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready'; tables: FiguresTablesView };
@@ -23,10 +26,12 @@ export interface WorkflowFiguresProps {
   figures: FiguresView;
   /** The figures' CSV download (a flow the screen gives). */
   exportControl: ReactNode;
+  /** What the figures of this machine count, where it needs saying (the catalog's). */
+  note?: string;
 }
 
 /** Beside a server machine's chart: the period, the same figures as the chart in two tables, and their CSV download. */
-export function WorkflowFigures({ workflowId, title, days, periods, onPeriodChange, figures, exportControl }: WorkflowFiguresProps) {
+export function WorkflowFigures({ workflowId, title, days, periods, onPeriodChange, figures, exportControl, note }: WorkflowFiguresProps) {
   const selectId = `workflow-${workflowId}-period`;
   return (
     <div className="space-y-4">
@@ -59,7 +64,7 @@ export function WorkflowFigures({ workflowId, title, days, periods, onPeriodChan
       {figures.status === 'ready' && (
         <div className="space-y-4 overflow-x-auto">
           <table className="w-full text-left text-sm">
-            <caption className="pb-2 text-left font-semibold text-slate-900">{t.statesCaption(title)}</caption>
+            <caption className="pb-2 text-left font-semibold text-slate-900">{figures.tables.periodStates.length ? t.statesPeriodCaption(title, figures.tables.periodStates.join(', '), figures.tables.days) : t.statesCaption(title)}</caption>
             <thead className="bg-slate-50 text-slate-600">
               <tr>
                 <th scope="col" className={th}>{t.columns.state}</th>
@@ -91,16 +96,21 @@ export function WorkflowFigures({ workflowId, title, days, periods, onPeriodChan
               {figures.tables.transitions.map((row) => (
                 <tr key={row.key}>
                   <th scope="row" className={`${td} font-normal`}>{row.label}</th>
-                  <td className={td}>{row.event ? <code className="font-mono text-xs">{row.event}</code> : t.none}</td>
-                  <td className={num}>{row.count.toLocaleString('fr-FR')}</td>
+                  <td className={td}>
+                    {row.event ? <code className="font-mono text-xs">{row.event}</code> : t.none}
+                    {row.guard && <code className="block font-mono text-xs text-slate-600">[{row.guard}]</code>}
+                  </td>
+                  <td className={num}>{row.count === null ? t.unrecorded : row.count.toLocaleString('fr-FR')}</td>
                   <td className={num}>{row.median}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          <p id={`${selectId}-median`} className="text-xs text-slate-600">
-            {t.medianNote}
-          </p>
+          <div id={`${selectId}-median`} className="space-y-1 text-xs text-slate-600">
+            <p>{t.medianNote}</p>
+            {figures.tables.transitions.some((row) => row.count === null) && <p>{t.unrecordedNote}</p>}
+            {note && <p>{note}</p>}
+          </div>
         </div>
       )}
     </div>

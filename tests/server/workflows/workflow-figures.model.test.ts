@@ -13,10 +13,10 @@ describe('the figures of a lifecycle machine', () => {
       initial: 'pending',
       states: ['pending', 'approved', 'rejected', 'expired', 'cancelled'],
       arrows: [
-        { from: 'pending', to: 'approved', event: 'request.approve' },
-        { from: 'pending', to: 'rejected', event: 'request.reject' },
-        { from: 'pending', to: 'cancelled', event: 'request.cancel' },
-        { from: 'pending', to: 'expired', event: 'request.expire' },
+        { from: 'pending', to: 'approved', event: 'request.approve', guard: 'canDecide' },
+        { from: 'pending', to: 'rejected', event: 'request.reject', guard: 'canDecide' },
+        { from: 'pending', to: 'cancelled', event: 'request.cancel', guard: 'canCancel' },
+        { from: 'pending', to: 'expired', event: 'request.expire', guard: 'isDue' },
       ],
     });
   });
@@ -48,7 +48,7 @@ describe('the figures of a lifecycle machine', () => {
       ['cancelled', 0, null],
       ['expired', 0, null],
     ]);
-    expect(figuresCsvRows(figures, 'pending')[5]).toEqual({ kind: 'Entrée', from: '', to: 'pending', event: '', count: 3, medianSeconds: null, days: 7 });
+    expect(figuresCsvRows(figures, 'pending')[5]).toEqual({ kind: 'Entrée', from: '', to: 'pending', event: '', guard: null, count: 3, medianSeconds: null, days: 7 });
   });
 
   it('refuses data the machine does not have: a state, or a move that is not one of its arrows', () => {
