@@ -40,7 +40,7 @@ export const frWorkflows = {
     transitionsCaption: (title: string, days: number) => `Transitions des ${days} derniers jours : ${title}`,
     /** Under the transitions' caption: what the median measures. */
     medianNote: 'Durée médiane : le temps passé dans l’état de départ avant la transition.',
-    columns: { state: 'État', count: 'Nombre', transition: 'Transition', event: 'Événement', median: 'Durée médiane' },
+    columns: { state: 'État', count: 'Nombre', transitionEvent: 'Transition (événement)', median: 'Durée médiane' },
     start: 'Entrée (création)',
     none: '—',
     exportCsv: 'Télécharger les chiffres (CSV)',

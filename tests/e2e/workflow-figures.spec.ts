@@ -30,8 +30,8 @@ async function tableNumbers(page: Page, days: number) {
   const states = section.getByRole('table', { name: `Nombre actuel par état : ${TITLE}` });
   const transitions = section.getByRole('table', { name: `Transitions des ${days} derniers jours : ${TITLE}` });
   await expect(transitions).toBeVisible();
-  // A transition's row: its name (a row header), then the event, the count and the median.
-  const count = async (row: ReturnType<Page['getByRole']>) => Number((await row.getByRole('cell').nth(1).innerText()).replace(/\s/g, ''));
+  // A transition's row: its name with its event (a row header), then the count and the median.
+  const count = async (row: ReturnType<Page['getByRole']>) => Number((await row.getByRole('cell').first().innerText()).replace(/\s/g, ''));
   const stateCounts = [];
   for (const id of ['pending', 'approved', 'rejected', 'expired', 'cancelled']) {
     stateCounts.push({ state: id, count: Number((await states.getByRole('row').filter({ hasText: id }).getByRole('cell').last().innerText()).replace(/\s/g, '')) });
@@ -101,7 +101,7 @@ async function accountTable(page: Page, days: number) {
   const stateCounts = (await states.locator('tbody tr td').allInnerTexts()).map(number);
   const rows = await transitions.locator('tbody tr').all();
   const counts = [];
-  for (const row of rows) counts.push(number(await row.getByRole('cell').nth(1).innerText()));
+  for (const row of rows) counts.push(number(await row.getByRole('cell').first().innerText()));
   return { states: stateCounts, started: counts[0], transitions: counts.slice(1) };
 }
 

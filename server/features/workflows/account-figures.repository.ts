@@ -1,7 +1,7 @@
 // The account lifecycle's figures in SQL (issue 24): one statement, so one snapshot.
 // - Now: for the back office, the users' kept totals by is_active (user_counts, migration 0004) less the warned
 //   accounts (users_dormancy_warned_idx, migration 0022); for an employer administrator, the users of their list.
-// - The journal's moves of the period (user.create: the entries; user.deactivate, user.reactivate, user.delete):
+// - The journal's entries of the period (user.create: `started`) and moves (user.deactivate, user.reactivate, user.delete):
 //   for the back office, one range of audit_log_action_at_idx per action; for an employer administrator, one range
 //   of audit_log_organizations_org_action_idx per organization and action (migration 0028). Each move's previous
 //   creation, reactivation or deactivation of the same account (audit_log_entity_at_idx) dates the entry into its
@@ -26,7 +26,9 @@ export interface AccountFiguresRow {
   median: number | null;
 }
 
-const JOURNAL_ACTIONS = ['user.create', 'user.deactivate', 'user.reactivate', 'user.delete'];
+/** The journal's moves of an account; a creation is an entry (`started`), and dates the time active before a move. */
+const MOVES = ['user.deactivate', 'user.reactivate', 'user.delete'];
+const ENTERING = ['user.create', 'user.reactivate', 'user.deactivate'];
 
 /** The ids of the users of the caller's list (listUsers with includeInactive), or null for every user. */
 function usersInScope(db: Kysely<Database>, scope: AccountFiguresScope) {
@@ -34,17 +36,17 @@ function usersInScope(db: Kysely<Database>, scope: AccountFiguresScope) {
   return db.selectFrom('users').select('users.id').where((eb) => userFilter(eb, { includeInactive: true, scope: scope.reach, sort: 'name', order: 'asc' }));
 }
 
-/** The journal's entries of the period about accounts, within the scope. */
-function entriesOf(scope: AccountFiguresScope, from: Date, to: Date): RawBuilder<unknown> {
+/** The journal's entries of the period about accounts with one of these actions, within the scope. */
+function entriesOf(scope: AccountFiguresScope, actions: readonly string[], from: Date, to: Date): RawBuilder<unknown> {
   const inPeriod = sql`a.at >= ${from}::timestamptz and a.at < ${to}::timestamptz`;
   if (scope.kind === 'all') {
     return sql`select a.id, a.at, a.action, a.entity_id, a.actor_id from audit_log a
-      where a.action = any(${JOURNAL_ACTIONS}::text[]) and ${inPeriod} and a.entity_type = 'user'`;
+      where a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'`;
   }
   const organizations = [...scope.reach.organizationIds];
   return sql`select a.id, a.at, a.action, a.entity_id, a.actor_id from audit_log a
     where a.id in (select o.audit_id from audit_log_organizations o
-                    where o.organization_id = any(${organizations}::uuid[]) and o.action = any(${JOURNAL_ACTIONS}::text[])
+                    where o.organization_id = any(${organizations}::uuid[]) and o.action = any(${actions}::text[])
                       and o.at >= ${from}::timestamptz and o.at < ${to}::timestamptz)
       and ${inPeriod} and a.entity_type = 'user'`;
 }
@@ -66,10 +68,16 @@ function statesNow(scope: AccountFiguresScope, inScope: ReturnType<typeof usersI
 }
 
 export async function readAccountFigures(db: Kysely<Database>, scope: AccountFiguresScope, from: Date, to: Date): Promise<AccountFiguresRow[]> {
+  const { rows } = await accountFiguresQuery(db, scope, from, to).execute(db);
+  return rows.map((row) => ({ ...row, n: Number(row.n), median: row.median === null ? null : Number(row.median) }));
+}
+
+/** The statement itself (the benchmark's EXPLAIN reads it too). */
+export function accountFiguresQuery(db: Kysely<Database>, scope: AccountFiguresScope, from: Date, to: Date): RawBuilder<AccountFiguresRow> {
   const inScope = usersInScope(db, scope);
   const scoped = inScope === null ? sql`true` : sql`u.id in (${inScope})`;
-  const { rows } = await sql<AccountFiguresRow>`
-    with e as materialized (${entriesOf(scope, from, to)}),
+  return sql<AccountFiguresRow>`
+    with e as materialized (${entriesOf(scope, MOVES, from, to)}),
     moves as (
       select
         case when e.action = 'user.reactivate' then 'deactivated'
@@ -81,13 +89,14 @@ export async function readAccountFigures(db: Kysely<Database>, scope: AccountFig
         case when e.action = 'user.reactivate' then null when e.actor_id is null then 'system' else 'person' end as mover,
         e.at, p.action as previous, p.at as previous_at, u.dormancy_warned_at as warned_at
       from e
-      left join users u on u.id = e.entity_id::uuid
+      -- Each looked up by its key, and only where it tells something: the row for a deactivation (a person's: was the
+      -- account warned; the portal's: since when), the previous entry for every other move.
+      left join lateral (select users.is_active, users.dormancy_warned_at from users where users.id = e.entity_id::uuid and e.action = 'user.deactivate' limit 1) u on true
       left join lateral (
         select p.action, p.at from audit_log p
-         where p.entity_type = 'user' and p.entity_id = e.entity_id and p.action = any(${JOURNAL_ACTIONS.slice(0, 3)}::text[])
-           and (p.at, p.id) < (e.at, e.id)
+         where p.entity_type = 'user' and p.entity_id = e.entity_id and p.action = any(${ENTERING}::text[])
+           and (p.at, p.id) < (e.at, e.id) and not (e.action = 'user.deactivate' and e.actor_id is null)
          order by p.at desc, p.id desc limit 1) p on true
-      where e.action <> 'user.create'
     ),
     timed as (
       select m.source, m.target, m.mover,
@@ -99,7 +108,7 @@ export async function readAccountFigures(db: Kysely<Database>, scope: AccountFig
     )
     ${statesNow(scope, inScope)}
     union all
-    select 'started', null, null, null, count(*)::int, null from e where e.action = 'user.create'
+    select 'started', null, null, null, count(*)::int, null from (${entriesOf(scope, ['user.create'], from, to)}) c
     union all
     select 'move', t.source, t.target, t.mover, count(*)::int, round(percentile_cont(0.5) within group (order by t.seconds))::int
       from timed t group by t.source, t.target, t.mover
@@ -107,6 +116,5 @@ export async function readAccountFigures(db: Kysely<Database>, scope: AccountFig
     select 'warn', 'active', 'dormantWarned', 'system', count(*)::int,
            round(percentile_cont(0.5) within group (order by date_part('epoch', u.dormancy_warned_at - greatest(u.last_login_at, u.created_at, u.reactivated_at))))::int
       from users u
-     where u.dormancy_warned_at >= ${from}::timestamptz and u.dormancy_warned_at < ${to}::timestamptz and ${scoped}`.execute(db);
-  return rows.map((row) => ({ ...row, n: Number(row.n), median: row.median === null ? null : Number(row.median) }));
+     where u.dormancy_warned_at >= ${from}::timestamptz and u.dormancy_warned_at < ${to}::timestamptz and ${scoped}`;
 }

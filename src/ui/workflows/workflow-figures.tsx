@@ -2,9 +2,12 @@ import type { ReactNode } from 'react';
 import { frWorkflows } from '../../i18n/fr-workflows';
 
 const t = frWorkflows.figures;
-const th = 'px-3 py-2 font-medium';
-const td = 'px-3 py-2 align-top';
-const num = 'px-3 py-2 text-right tabular-nums';
+// Narrower cells on a phone: the transitions' three columns (the event and guard under the transition's name) fit 375 px.
+const th = 'px-2 py-2 font-medium sm:px-3';
+const td = 'px-2 py-2 align-top sm:px-3';
+const num = 'px-2 py-2 text-right tabular-nums sm:px-3';
+/** An event or guard name breaks anywhere rather than widen the table past the screen. */
+const code = 'font-mono text-xs [overflow-wrap:anywhere]';
 
 export interface FiguresTablesView {
   days: number;
@@ -86,8 +89,7 @@ export function WorkflowFigures({ workflowId, title, days, periods, onPeriodChan
             <caption className="pb-2 text-left font-semibold text-slate-900">{t.transitionsCaption(title, figures.tables.days)}</caption>
             <thead className="bg-slate-50 text-slate-600">
               <tr>
-                <th scope="col" className={th}>{t.columns.transition}</th>
-                <th scope="col" className={th}>{t.columns.event}</th>
+                <th scope="col" className={th}>{t.columns.transitionEvent}</th>
                 <th scope="col" className={`${th} text-right`}>{t.columns.count}</th>
                 <th scope="col" className={`${th} text-right`}>{t.columns.median}</th>
               </tr>
@@ -95,11 +97,11 @@ export function WorkflowFigures({ workflowId, title, days, periods, onPeriodChan
             <tbody className="divide-y divide-slate-100">
               {figures.tables.transitions.map((row) => (
                 <tr key={row.key}>
-                  <th scope="row" className={`${td} font-normal`}>{row.label}</th>
-                  <td className={td}>
-                    {row.event ? <code className="font-mono text-xs">{row.event}</code> : t.none}
-                    {row.guard && <code className="block font-mono text-xs text-slate-600">[{row.guard}]</code>}
-                  </td>
+                  <th scope="row" className={`${td} font-normal`}>
+                    {row.label}
+                    {row.event && <code className={`block text-slate-700 ${code}`}>{row.event}</code>}
+                    {row.guard && <code className={`block text-slate-600 ${code}`}>[{row.guard}]</code>}
+                  </th>
                   <td className={num}>{row.count === null ? t.unrecorded : row.count.toLocaleString('fr-FR')}</td>
                   <td className={num}>{row.median}</td>
                 </tr>
