@@ -11,6 +11,7 @@
 //   with the time since the account's latest sign-in, creation or reactivation (the dormancy clock).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { organizationActionsCopied } from '../audit/audit-backfill.repository.ts';
 import { userFilter } from '../users/users-list.repository.ts';
 import type { AccountFiguresScope } from './workflow-figures.policy.ts';
 
@@ -36,19 +37,24 @@ function usersInScope(db: Kysely<Database>, scope: AccountFiguresScope) {
   return db.selectFrom('users').select('users.id').where((eb) => userFilter(eb, { includeInactive: true, scope: scope.reach, sort: 'name', order: 'asc' }));
 }
 
-/** The journal's entries of the period about accounts with one of these actions, within the scope. */
-function entriesOf(scope: AccountFiguresScope, actions: readonly string[], from: Date, to: Date): RawBuilder<unknown> {
+/**
+ * The journal's entries of the period about accounts with one of these actions, within the scope. An employer
+ * administrator's are read from the copy of each entry's action beside its organizations once that copy is whole
+ * (`actionsCopied`, migration 0028); until its backfill is through, from the entries of their organizations' period.
+ */
+function entriesOf(scope: AccountFiguresScope, actions: readonly string[], from: Date, to: Date, actionsCopied: boolean): RawBuilder<unknown> {
   const inPeriod = sql`a.at >= ${from}::timestamptz and a.at < ${to}::timestamptz`;
   if (scope.kind === 'all') {
     return sql`select a.id, a.at, a.action, a.entity_id, a.actor_id from audit_log a
       where a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'`;
   }
   const organizations = [...scope.reach.organizationIds];
+  const copiedAction = actionsCopied ? sql`and o.action = any(${actions}::text[])` : sql``;
   return sql`select a.id, a.at, a.action, a.entity_id, a.actor_id from audit_log a
     where a.id in (select o.audit_id from audit_log_organizations o
-                    where o.organization_id = any(${organizations}::uuid[]) and o.action = any(${actions}::text[])
+                    where o.organization_id = any(${organizations}::uuid[]) ${copiedAction}
                       and o.at >= ${from}::timestamptz and o.at < ${to}::timestamptz)
-      and ${inPeriod} and a.entity_type = 'user'`;
+      and a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'`;
 }
 
 function statesNow(scope: AccountFiguresScope, inScope: ReturnType<typeof usersInScope>): RawBuilder<unknown> {
@@ -68,16 +74,17 @@ function statesNow(scope: AccountFiguresScope, inScope: ReturnType<typeof usersI
 }
 
 export async function readAccountFigures(db: Kysely<Database>, scope: AccountFiguresScope, from: Date, to: Date): Promise<AccountFiguresRow[]> {
-  const { rows } = await accountFiguresQuery(db, scope, from, to).execute(db);
+  const actionsCopied = scope.kind === 'all' || (await organizationActionsCopied(db));
+  const { rows } = await accountFiguresQuery(db, scope, from, to, actionsCopied).execute(db);
   return rows.map((row) => ({ ...row, n: Number(row.n), median: row.median === null ? null : Number(row.median) }));
 }
 
 /** The statement itself (the benchmark's EXPLAIN reads it too). */
-export function accountFiguresQuery(db: Kysely<Database>, scope: AccountFiguresScope, from: Date, to: Date): RawBuilder<AccountFiguresRow> {
+export function accountFiguresQuery(db: Kysely<Database>, scope: AccountFiguresScope, from: Date, to: Date, actionsCopied = true): RawBuilder<AccountFiguresRow> {
   const inScope = usersInScope(db, scope);
   const scoped = inScope === null ? sql`true` : sql`u.id in (${inScope})`;
   return sql<AccountFiguresRow>`
-    with e as materialized (${entriesOf(scope, MOVES, from, to)}),
+    with e as materialized (${entriesOf(scope, MOVES, from, to, actionsCopied)}),
     moves as (
       select
         case when e.action = 'user.reactivate' then 'deactivated'
@@ -108,7 +115,7 @@ export function accountFiguresQuery(db: Kysely<Database>, scope: AccountFiguresS
     )
     ${statesNow(scope, inScope)}
     union all
-    select 'started', null, null, null, count(*)::int, null from (${entriesOf(scope, ['user.create'], from, to)}) c
+    select 'started', null, null, null, count(*)::int, null from (${entriesOf(scope, ['user.create'], from, to, actionsCopied)}) c
     union all
     select 'move', t.source, t.target, t.mover, count(*)::int, round(percentile_cont(0.5) within group (order by t.seconds))::int
       from timed t group by t.source, t.target, t.mover
