@@ -62,6 +62,10 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
     // organization admin ('Mes demandes').
     read('workflow-figures-90', "The request lifecycle's figures, 90 days", BACK_OFFICE, ['/api/v2/workflows/request-lifecycle/figures?days=90']),
     read('workflow-figures-90-scoped', "An organization admin's request figures, 90 days", ORGANIZATION_ADMIN, ['/api/v2/workflows/request-lifecycle/figures?days=90']),
+    // The account lifecycle's figures of 90 days: every account (kept totals, the journal's moves by action) and an
+    // organization admin's (their users list's accounts, the journal's moves of their organizations).
+    read('account-figures-90', "The account lifecycle's figures, 90 days", BACK_OFFICE, ['/api/v2/workflows/account-lifecycle/figures?days=90']),
+    read('account-figures-90-scoped', "An organization admin's account figures, 90 days", ORGANIZATION_ADMIN, ['/api/v2/workflows/account-lifecycle/figures?days=90']),
     ...journalScenarios(data),
     { name: 'invitation-approve', title: 'Approve an invitation', kind: 'write', as: BACK_OFFICE, variants: data.approveIds.map((id) => ({ method: 'POST', path: `/api/v2/invitations/${id}/approve` })) },
     {

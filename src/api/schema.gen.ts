@@ -999,6 +999,19 @@ export interface paths {
          *     Scope, as the policy decides: the back office sees every request; a person holding USER_CREATE in an organization
          *     (an employer administrator) sees the requests of 'Mes demandes' (listMyInvitations): those they made, on the
          *     organizations where they still hold USER_CREATE; anyone else 403.
+         *     account-lifecycle: the users' accounts. Now: active (active, not warned), dormantWarned (active, warned of their
+         *     dormancy), deactivated; a deleted account no longer exists, so `deleted` counts the accounts deleted during the
+         *     period (`measure: period`). `started`: the accounts created during the period (the journal's user.create). The
+         *     moves come from the journal (user.deactivate, user.reactivate, user.delete; by 'Système': the dormancy jobs,
+         *     guards canSystemDeactivate and canSystemDelete; by a person: isPersonMove) and from the users' rows (the
+         *     warnings still on record: a warning a sign-in or a reactivation ended is no longer kept). A sign-in that ends a
+         *     warning, and a person's deletion of a warned account, are not recorded by the portal: their `count` is null
+         *     (a deletion of an active account, warned or not, counts on active → deleted). A person's deactivation leaves
+         *     dormantWarned when the account, still deactivated, keeps its warning, else active. Times spent: since the
+         *     warning (dormantWarned), the account's previous deactivation in the journal (deactivated), its creation or
+         *     reactivation in the journal (active; for a warning, its latest sign-in, creation or reactivation).
+         *     Scope: the back office sees every account; an employer administrator the accounts of their users list
+         *     (listUsers with includeInactive), and the journal's moves of the accounts of their organizations.
          */
         get: operations["getWorkflowFigures"];
         put?: never;
@@ -1021,8 +1034,9 @@ export interface paths {
          * @description Same rights, scope and period as getWorkflowFigures, in the journal export's format (exportAuditEntries: UTF-8
          *     with a byte-order mark, ';' between fields, CRLF line ends, a header row of French column names, no cell a
          *     spreadsheet would run as a formula). Columns: Type (État, Entrée or Transition); De; Vers; Événement; Nombre;
-         *     Durée médiane (secondes); Période (jours). One line per state (its count now), one for the entries of the
-         *     period, one per transition. Aggregates only, no personal data: not journaled.
+         *     Condition; Durée médiane (secondes); Période (jours). One line per state (its count now, or for a state
+         *     measured over the period, Type 'État (période)'), one for the entries of the period, one per transition (Nombre
+         *     empty when the portal keeps no record of the move). Aggregates only, no personal data: not journaled.
          */
         get: operations["exportWorkflowFigures"];
         put?: never;
@@ -1251,16 +1265,23 @@ export interface components {
         WorkflowStateFigure: {
             /** @description The state's path in the machine (pending, approved…) */
             state: string;
-            /** @description How many items are in it now */
+            /** @description How many items are in it now (measure now), or reached it during the period (measure period) */
             count: number;
+            /**
+             * @description now, or period for a state whose items no longer exist once in it (a deleted account)
+             * @enum {string}
+             */
+            measure: "now" | "period";
         };
         WorkflowTransitionFigure: {
             from: string;
             to: string;
             /** @description The machine's event (request.approve…) */
             event: string;
-            /** @description How many items took it during the period */
-            count: number;
+            /** @description The transition's guard by name (two arrows between the same states on the same event differ by it) */
+            guard: string | null;
+            /** @description How many items took it during the period; null when the portal keeps no record of this move */
+            count: number | null;
             /** @description The median time spent in `from` before it, in whole seconds (null when none took it) */
             medianSeconds: number | null;
         };
@@ -1980,7 +2001,7 @@ export interface components {
     };
     parameters: {
         /** @description A lifecycle machine the server drives (its id, as /workflows shows it) */
-        WorkflowId: "request-lifecycle";
+        WorkflowId: "request-lifecycle" | "account-lifecycle";
         /** @description The period, in days before now (default 30) */
         FiguresDays: 7 | 30 | 90;
         UserId: string;

@@ -29,10 +29,18 @@ export const frWorkflows = {
     loading: 'Chargement des chiffres...',
     failed: (message: string) => `Les chiffres n'ont pas pu être chargés : ${message}`,
     statesCaption: (title: string) => `Nombre actuel par état : ${title}`,
+    /** When a state's items no longer exist once in it (a deleted account): it is counted over the period. */
+    statesPeriodCaption: (title: string, states: string, days: number) =>
+      `Nombre actuel par état, sauf « ${states} » : ceux des ${days} derniers jours (ils n'existent plus une fois dans cet état) : ${title}`,
+    /** A move the portal keeps no record of. */
+    unrecorded: 'non enregistré',
+    unrecordedNote: '« non enregistré » : le portail ne garde pas trace de ce passage.',
+    /** On the chart: a state counted over the period. */
+    statePeriod: (count: number, days: number) => `${count.toLocaleString('fr-FR')} en ${days} j`,
     transitionsCaption: (title: string, days: number) => `Transitions des ${days} derniers jours : ${title}`,
     /** Under the transitions' caption: what the median measures. */
     medianNote: 'Durée médiane : le temps passé dans l’état de départ avant la transition.',
-    columns: { state: 'État', count: 'Nombre', transition: 'Transition', event: 'Événement', median: 'Durée médiane' },
+    columns: { state: 'État', count: 'Nombre', transitionEvent: 'Transition (événement)', median: 'Durée médiane' },
     start: 'Entrée (création)',
     none: '—',
     exportCsv: 'Télécharger les chiffres (CSV)',

@@ -66,6 +66,7 @@ function Workflows() {
           onPeriodChange={(next) => void navigate({ search: { days: next as FiguresPeriod }, replace: true, hash: `workflow-${id}` })}
           figures={view}
           exportControl={exportControl}
+          note={entry.figuresNote}
         />,
       ];
     }),

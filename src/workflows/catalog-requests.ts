@@ -75,4 +75,7 @@ export const accountLifecycle: WorkflowEntry = {
     'account.delete': 'Supprimer définitivement (le back-office, ou le portail une fois le délai écoulé, jamais un compte du back-office)',
   },
   actors: {},
+  serverFigures: true,
+  figuresNote:
+    "D'où viennent ces chiffres : le journal (créations, désactivations, réactivations, suppressions ; celles du portail sont signées « Système ») et les comptes eux-mêmes (avertissements encore en cours ou suivis d'une désactivation). Une désactivation par une personne part de « Prévenu de son inactivité » quand le compte, toujours désactivé, garde son avertissement, sinon d'« Actif ». La suppression d'un compte actif, prévenu ou non, compte sur « Actif → Supprimé ». Durées : depuis l'avertissement, la désactivation précédente ou la création ou réactivation inscrites au journal ; pour un avertissement, depuis la dernière connexion, création ou réactivation.",
 };

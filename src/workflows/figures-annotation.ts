@@ -10,14 +10,15 @@ const t = frWorkflows.figures;
 export interface FiguresData {
   days: number;
   started: number;
-  states: readonly { state: string; count: number }[];
-  transitions: readonly { from: string; to: string; event: string; count: number; medianSeconds: number | null }[];
+  states: readonly { state: string; count: number; measure: 'now' | 'period' }[];
+  /** `guard`: two arrows between the same states on the same event differ by it; `count` null: the move is not recorded. */
+  transitions: readonly { from: string; to: string; event: string; guard: string | null; count: number | null; medianSeconds: number | null }[];
 }
 
 /** What the chart carries besides the machine: a note per state, a text added to arrows, a label on the start's arrow. */
 export interface ChartFigures {
   states: Readonly<Record<string, string>>;
-  arrow: (from: string, to: string, eventType: string) => string | null;
+  arrow: (from: string, to: string, eventType: string, guard: string | null) => string | null;
   start: string | null;
 }
 
@@ -35,19 +36,19 @@ export function frenchDuration(seconds: number): string {
   return h ? `${d} j ${h} h` : `${d} j`;
 }
 
-const arrowKey = (from: string, to: string, event: string) => `${from}\u0000${to}\u0000${event}`;
+const arrowKey = (from: string, to: string, event: string, guard: string | null) => `${from}\u0000${to}\u0000${event}\u0000${guard ?? ''}`;
 
 /** The notes of the chart: each state's count now, each arrow's count over the period with its median, the entries. */
 export function chartFigures(figures: FiguresData): ChartFigures {
   const arrows = new Map(
     figures.transitions.map((x) => [
-      arrowKey(x.from, x.to, x.event),
-      [t.arrowCount(x.count, figures.days), ...(x.medianSeconds === null ? [] : [t.arrowMedian(frenchDuration(x.medianSeconds))])].join(', '),
+      arrowKey(x.from, x.to, x.event, x.guard),
+      x.count === null ? t.unrecorded : [t.arrowCount(x.count, figures.days), ...(x.medianSeconds === null ? [] : [t.arrowMedian(frenchDuration(x.medianSeconds))])].join(', '),
     ]),
   );
   return {
-    states: Object.fromEntries(figures.states.map((s) => [s.state, t.stateNow(s.count)])),
-    arrow: (from, to, event) => arrows.get(arrowKey(from, to, event)) ?? null,
+    states: Object.fromEntries(figures.states.map((s) => [s.state, s.measure === 'period' ? t.statePeriod(s.count, figures.days) : t.stateNow(s.count)])),
+    arrow: (from, to, event, guard) => arrows.get(arrowKey(from, to, event, guard)) ?? null,
     start: t.arrowCount(figures.started, figures.days),
   };
 }
@@ -56,6 +57,8 @@ export interface FiguresStateRow {
   id: string;
   label: string;
   count: number;
+  /** Counted over the period (its items no longer exist), not now. */
+  overPeriod: boolean;
 }
 
 export interface FiguresTransitionRow {
@@ -63,12 +66,16 @@ export interface FiguresTransitionRow {
   /** 'En attente → Approuvée', or the entries' row. */
   label: string;
   event: string | null;
-  count: number;
+  guard: string | null;
+  /** Null: not recorded. */
+  count: number | null;
   median: string;
 }
 
 export interface FiguresTables {
   days: number;
+  /** The labels of the states counted over the period, for the caption. */
+  periodStates: string[];
   states: FiguresStateRow[];
   transitions: FiguresTransitionRow[];
 }
@@ -78,13 +85,15 @@ export function figuresTables(entry: WorkflowEntry, figures: FiguresData): Figur
   const label = (state: string) => entry.states[state] ?? state;
   return {
     days: figures.days,
-    states: figures.states.map((s) => ({ id: s.state, label: label(s.state), count: s.count })),
+    periodStates: figures.states.filter((s) => s.measure === 'period').map((s) => label(s.state)),
+    states: figures.states.map((s) => ({ id: s.state, label: label(s.state), count: s.count, overPeriod: s.measure === 'period' })),
     transitions: [
-      { key: 'start', label: t.start, event: null, count: figures.started, median: t.none },
+      { key: 'start', label: t.start, event: null, guard: null, count: figures.started, median: t.none },
       ...figures.transitions.map((x) => ({
-        key: arrowKey(x.from, x.to, x.event),
+        key: arrowKey(x.from, x.to, x.event, x.guard),
         label: `${label(x.from)} → ${label(x.to)}`,
         event: x.event,
+        guard: x.guard,
         count: x.count,
         median: x.medianSeconds === null ? t.none : frenchDuration(x.medianSeconds),
       })),

@@ -66,7 +66,7 @@ export function machineToMermaid(machine: AnyStateMachine, figures?: ChartFigure
       const text = `${triggerOf(transition).label}${guard ? ` [${guard}]` : ''}`;
       for (const target of targetsOf(transition)) {
         const block = node === machine.root ? machine.root : blockOf(node, target);
-        const figure = figures?.arrow(statePath(node), statePath(target), transition.eventType);
+        const figure = figures?.arrow(statePath(node), statePath(target), transition.eventType, guard);
         const label = escapeText(figure ? `${text} · ${figure}` : text);
         arrows.set(block, [...(arrows.get(block) ?? []), `${idOf(node)} --> ${idOf(target)}: ${label}`]);
       }

@@ -367,6 +367,9 @@ test('back office: the chooser, assign-existing, the developer pages', async ({ 
   const lifecycle = page.getByRole('region', { name: "Cycle de vie d'une demande (serveur)" });
   await expect(lifecycle.getByRole('table', { name: /^Transitions des 30 derniers jours/ })).toBeVisible();
   await expect(lifecycle.getByRole('img').locator('svg')).toContainText('actuellement');
+  const accounts = page.getByRole('region', { name: "Cycle de vie d'un compte (serveur)" });
+  await expect(accounts.getByRole('table', { name: /^Transitions des 30 derniers jours/ })).toBeVisible();
+  await expect(accounts.getByRole('img').locator('svg')).toContainText('non enregistré');
   await checkScreen(page, '/workflows', titled('Workflows'));
 });
 

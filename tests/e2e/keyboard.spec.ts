@@ -482,7 +482,7 @@ test("by keyboard (issue 23): signed out, from the landing page's footer to the 
   await expect(frame.getByRole('table', { name: 'Durées de conservation des données du portail' })).toBeVisible();
 });
 
-test("back office by keyboard: /workflows, the request lifecycle's period changed from its select, then its figures saved as CSV", async ({ page }) => {
+test("back office by keyboard: /workflows, the request lifecycle's period changed from its select, then its figures and the account lifecycle's saved as CSV", async ({ page }) => {
   await openDashboardAs(page, 'backoffice@portail.test');
   await page.goto('/workflows');
   const section = page.getByRole('region', { name: "Cycle de vie d'une demande (serveur)" });
@@ -498,4 +498,12 @@ test("back office by keyboard: /workflows, the request lifecycle's period change
   const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
   expect(download.suggestedFilename()).toMatch(/^request-lifecycle-90j-\d{4}-\d{2}-\d{2}\.csv$/);
   await expect(section.getByText(/Export terminé : 10 lignes\./)).toBeVisible();
+  // The account lifecycle's figures, further down, on the same period: its CSV by keyboard too.
+  const accounts = page.getByRole('region', { name: "Cycle de vie d'un compte (serveur)" });
+  await expect(accounts.getByRole('table', { name: /^Transitions des 90 derniers jours/ })).toBeVisible();
+  const accountsCsv = accounts.getByRole('button', { name: 'Télécharger les chiffres (CSV)' });
+  await tabTo(page, accountsCsv, { max: 200 });
+  const [accountsDownload] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  expect(accountsDownload.suggestedFilename()).toMatch(/^account-lifecycle-90j-\d{4}-\d{2}-\d{2}\.csv$/);
+  await expect(accounts.getByText(/Export terminé : 15 lignes\./)).toBeVisible();
 });

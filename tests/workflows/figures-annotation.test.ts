@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { accountLifecycleMachine } from '../../rules/account-lifecycle.machine';
 import { requestLifecycleMachine } from '../../rules/request-lifecycle.machine';
-import { requestLifecycle } from '../../src/workflows/catalog-requests';
+import { accountLifecycle, requestLifecycle } from '../../src/workflows/catalog-requests';
 import { chartFigures, figuresTables, frenchDuration, type FiguresData } from '../../src/workflows/figures-annotation';
 import { machineToMermaid } from '../../src/workflows/mermaid-chart';
 
@@ -8,17 +9,17 @@ const FIGURES: FiguresData = {
   days: 7,
   started: 9,
   states: [
-    { state: 'pending', count: 4 },
-    { state: 'approved', count: 1250 },
-    { state: 'rejected', count: 2 },
-    { state: 'expired', count: 1 },
-    { state: 'cancelled', count: 0 },
+    { state: 'pending', count: 4, measure: 'now' },
+    { state: 'approved', count: 1250, measure: 'now' },
+    { state: 'rejected', count: 2, measure: 'now' },
+    { state: 'expired', count: 1, measure: 'now' },
+    { state: 'cancelled', count: 0, measure: 'now' },
   ],
   transitions: [
-    { from: 'pending', to: 'approved', event: 'request.approve', count: 4, medianSeconds: 3 * 3600 },
-    { from: 'pending', to: 'rejected', event: 'request.reject', count: 2, medianSeconds: 5 * 3600 + 30 * 60 },
-    { from: 'pending', to: 'cancelled', event: 'request.cancel', count: 0, medianSeconds: null },
-    { from: 'pending', to: 'expired', event: 'request.expire', count: 1, medianSeconds: 30 * 24 * 3600 },
+    { from: 'pending', to: 'approved', event: 'request.approve', guard: 'canDecide', count: 4, medianSeconds: 3 * 3600 },
+    { from: 'pending', to: 'rejected', event: 'request.reject', guard: 'canDecide', count: 2, medianSeconds: 5 * 3600 + 30 * 60 },
+    { from: 'pending', to: 'cancelled', event: 'request.cancel', guard: 'canCancel', count: 0, medianSeconds: null },
+    { from: 'pending', to: 'expired', event: 'request.expire', guard: 'isDue', count: 1, medianSeconds: 30 * 24 * 3600 },
   ],
 };
 
@@ -58,7 +59,8 @@ describe('the figures drawn on a lifecycle chart', () => {
 
   it('gives the table the same numbers with the catalog’s French labels', () => {
     const tables = figuresTables(requestLifecycle, FIGURES);
-    expect(tables.states[0]).toEqual({ id: 'pending', label: 'En attente', count: 4 });
+    expect(tables.states[0]).toEqual({ id: 'pending', label: 'En attente', count: 4, overPeriod: false });
+    expect(tables.periodStates).toEqual([]);
     expect(tables.transitions.map((r) => [r.label, r.event, r.count, r.median])).toEqual([
       ['Entrée (création)', null, 9, '—'],
       ['En attente → Approuvée', 'request.approve', 4, '3 h'],
@@ -66,5 +68,31 @@ describe('the figures drawn on a lifecycle chart', () => {
       ['En attente → Annulée', 'request.cancel', 0, '—'],
       ['En attente → Expirée', 'request.expire', 1, '30 j'],
     ]);
+  });
+
+  it('tells apart two arrows on one event by their guard, says a move is not recorded, and counts a state whose items are gone over the period', () => {
+    const figures: FiguresData = {
+      days: 30,
+      started: 2,
+      states: [
+        { state: 'active', count: 10, measure: 'now' },
+        { state: 'dormantWarned', count: 1, measure: 'now' },
+        { state: 'deactivated', count: 3, measure: 'now' },
+        { state: 'deleted', count: 2, measure: 'period' },
+      ],
+      transitions: [
+        { from: 'dormantWarned', to: 'active', event: 'account.signIn', guard: null, count: null, medianSeconds: null },
+        { from: 'dormantWarned', to: 'deactivated', event: 'account.deactivate', guard: 'isPersonMove', count: 1, medianSeconds: 3600 },
+        { from: 'dormantWarned', to: 'deactivated', event: 'account.deactivate', guard: 'canSystemDeactivate', count: 4, medianSeconds: 30 * 24 * 3600 },
+      ],
+    };
+    const chart = machineToMermaid(accountLifecycleMachine, chartFigures(figures)).split('\n');
+    expect(chart).toContain('  state "deleted · 2 en 30 j" as deleted');
+    expect(chart).toContain('  dormantWarned --> active: account.signIn · non enregistré');
+    expect(chart).toContain('  dormantWarned --> deactivated: account.deactivate [isPersonMove] · 1 en 30 j, médiane 1 h');
+    expect(chart).toContain('  dormantWarned --> deactivated: account.deactivate [canSystemDeactivate] · 4 en 30 j, médiane 30 j');
+    const tables = figuresTables(accountLifecycle, figures);
+    expect(tables.periodStates).toEqual(['Supprimé']);
+    expect(tables.transitions.slice(1).map((r) => [r.guard, r.count])).toEqual([[null, null], ['isPersonMove', 1], ['canSystemDeactivate', 4]]);
   });
 });

@@ -33,11 +33,13 @@ export function figuresPeriodOf(days: number | undefined, now: Date): FiguresPer
   return { days: wanted as FiguresDays, from: new Date(now.getTime() - wanted * DAY_MS), to: now };
 }
 
-/** A transition of the machine: from a state to another, on an event. */
+/** A transition of the machine: from a state to another, on an event, under a guard (null: none). */
 export interface MachineArrow {
   from: string;
   to: string;
   event: string;
+  /** By name: two arrows between the same states on the same event (a person's move, the portal's) differ by it. */
+  guard: string | null;
 }
 
 export interface MachineShape {
@@ -47,6 +49,7 @@ export interface MachineShape {
 }
 
 const pathOf = (node: AnyStateNode) => node.path.join('.');
+const guardOf = (guard: unknown): string | null => (typeof guard === 'string' ? guard : guard && typeof guard === 'object' && 'type' in guard ? String(guard.type) : null);
 
 /** The machine's states (by path, the root aside), its initial state and its arrows, in the definition's order. */
 export function machineShape(machine: AnyStateMachine): MachineShape {
@@ -56,7 +59,7 @@ export function machineShape(machine: AnyStateMachine): MachineShape {
     if (node !== machine.root) states.push(pathOf(node));
     for (const transitions of node.transitions.values()) {
       for (const transition of transitions) {
-        for (const target of transition.target ?? []) arrows.push({ from: pathOf(node), to: pathOf(target), event: transition.eventType });
+        for (const target of transition.target ?? []) arrows.push({ from: pathOf(node), to: pathOf(target), event: transition.eventType, guard: guardOf(transition.guard) });
       }
     }
     for (const child of Object.values(node.states) as AnyStateNode[]) visit(child);
@@ -66,12 +69,20 @@ export function machineShape(machine: AnyStateMachine): MachineShape {
   return { initial: initial ? pathOf(initial) : '', states, arrows };
 }
 
-/** What a source reads from the data for a period: counts by state now, entries, and the moves by source and target. */
+/**
+ * What a source reads from the data for a period: counts by state now (or, for the states in `periodStates`, whose
+ * items no longer exist once there, the items that reached them during the period), entries, and the moves by source,
+ * target and, where two arrows join the same states, guard. A move whose count is null is one the data keeps no
+ * record of: the answer says so rather than zero.
+ */
 export interface SourceFigures {
   states: Readonly<Record<string, number>>;
+  periodStates?: readonly string[];
   started: number;
-  moves: readonly { from: string; to: string; count: number; medianSeconds: number | null }[];
+  moves: readonly { from: string; to: string; guard?: string; count: number | null; medianSeconds: number | null }[];
 }
+
+export type FiguresMeasure = 'now' | 'period';
 
 export interface WorkflowFigures {
   workflowId: string;
@@ -79,8 +90,8 @@ export interface WorkflowFigures {
   from: string;
   to: string;
   started: number;
-  states: { state: string; count: number }[];
-  transitions: { from: string; to: string; event: string; count: number; medianSeconds: number | null }[];
+  states: { state: string; count: number; measure: FiguresMeasure }[];
+  transitions: { from: string; to: string; event: string; guard: string | null; count: number | null; medianSeconds: number | null }[];
 }
 
 /**
@@ -92,31 +103,34 @@ export function assembleFigures(workflowId: string, machine: AnyStateMachine, pe
   for (const state of Object.keys(source.states)) {
     if (!shape.states.includes(state)) throw new Error(`${workflowId}: the data holds a state the machine does not have: ${state}`);
   }
-  const transitions = shape.arrows.map((arrow) => ({ ...arrow, count: 0, medianSeconds: null as number | null }));
+  const transitions = shape.arrows.map((arrow) => ({ ...arrow, count: 0 as number | null, medianSeconds: null as number | null }));
   for (const move of source.moves) {
-    const found = transitions.filter((t) => t.from === move.from && t.to === move.to);
-    if (found.length !== 1) throw new Error(`${workflowId}: the move ${move.from} → ${move.to} is not one arrow of the machine`);
+    const found = transitions.filter((t) => t.from === move.from && t.to === move.to && (move.guard === undefined || t.guard === move.guard));
+    if (found.length !== 1) throw new Error(`${workflowId}: the move ${move.from} → ${move.to}${move.guard ? ` [${move.guard}]` : ''} is not one arrow of the machine`);
     found[0]!.count = move.count;
-    found[0]!.medianSeconds = move.count > 0 ? move.medianSeconds : null;
+    found[0]!.medianSeconds = move.count ? move.medianSeconds : null;
   }
+  const periodStates = new Set(source.periodStates ?? []);
   return {
     workflowId,
     days: period.days,
     from: period.from.toISOString(),
     to: period.to.toISOString(),
     started: source.started,
-    states: shape.states.map((state) => ({ state, count: source.states[state] ?? 0 })),
+    states: shape.states.map((state) => ({ state, count: source.states[state] ?? 0, measure: periodStates.has(state) ? ('period' as const) : ('now' as const) })),
     transitions,
   };
 }
 
 /** A line of the figures' CSV file. */
 export interface FiguresCsvRow {
-  kind: 'État' | 'Entrée' | 'Transition';
+  kind: 'État' | 'État (période)' | 'Entrée' | 'Transition';
   from: string;
   to: string;
   event: string;
-  count: number;
+  guard: string | null;
+  /** Null: the move is not recorded (an empty cell). */
+  count: number | null;
   medianSeconds: number | null;
   days: number;
 }
@@ -126,17 +140,19 @@ export const FIGURES_CSV_COLUMNS: readonly CsvColumn<FiguresCsvRow>[] = [
   { header: 'De', value: (r) => r.from },
   { header: 'Vers', value: (r) => r.to },
   { header: 'Événement', value: (r) => r.event },
+  { header: 'Condition', value: (r) => r.guard },
   { header: 'Nombre', value: (r) => r.count },
   { header: 'Durée médiane (secondes)', value: (r) => r.medianSeconds },
   { header: 'Période (jours)', value: (r) => r.days },
 ];
 
-/** The states (their count now), the entries of the period (the arrow from the start), then the transitions. */
+/** The states (their count now, or over the period), the entries of the period (the arrow from the start), then the transitions. */
 export function figuresCsvRows(figures: WorkflowFigures, initial: string): FiguresCsvRow[] {
   const days = figures.days;
+  const stateKind = (measure: FiguresMeasure) => (measure === 'period' ? ('État (période)' as const) : ('État' as const));
   return [
-    ...figures.states.map((s) => ({ kind: 'État' as const, from: '', to: s.state, event: '', count: s.count, medianSeconds: null, days })),
-    { kind: 'Entrée' as const, from: '', to: initial, event: '', count: figures.started, medianSeconds: null, days },
+    ...figures.states.map((s) => ({ kind: stateKind(s.measure), from: '', to: s.state, event: '', guard: null, count: s.count, medianSeconds: null, days })),
+    { kind: 'Entrée' as const, from: '', to: initial, event: '', guard: null, count: figures.started, medianSeconds: null, days },
     ...figures.transitions.map((t) => ({ kind: 'Transition' as const, ...t, days })),
   ];
 }

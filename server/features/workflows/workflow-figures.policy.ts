@@ -7,6 +7,7 @@ import type { Actor } from '../../core/actor.ts';
 import { forbidden } from '../../core/errors.ts';
 import { hasPermission } from '../../core/policy.ts';
 import { requesterReach } from '../invitations/invitations.policy.ts';
+import { userScope, type UserScope } from '../users/users.policy.ts';
 
 export const WORKFLOW_FIGURES_MESSAGES = {
   forbidden: "Les chiffres des workflows sont réservés au back-office et aux administrateurs d'organisation (permission USER_CREATE).",
@@ -25,4 +26,18 @@ export function figuresScopeFor(actor: Actor): FiguresScope {
 /** The operation's function-level right (operations.policy.ts). */
 export function requireCanReadWorkflowFigures(actor: Actor): void {
   figuresScopeFor(actor);
+}
+
+/** Whose accounts the account lifecycle's figures count: all, or those of the caller's users list. */
+export type AccountFiguresScope = { kind: 'all' } | { kind: 'users'; reach: UserScope };
+
+/**
+ * The account lifecycle's figures count people, so they follow the reach of the users list: the back office every
+ * account; an employer administrator (the same right as the request figures: USER_CREATE) the users their list
+ * holds (listUsers: USER_LIST's reach); anyone else 403.
+ */
+export function accountFiguresScopeFor(actor: Actor): AccountFiguresScope {
+  if (figuresScopeFor(actor).kind === 'all') return { kind: 'all' };
+  const reach = userScope(actor, 'USER_LIST');
+  return reach === null ? { kind: 'all' } : { kind: 'users', reach };
 }

@@ -1,8 +1,10 @@
 // The figures of the lifecycle machines the server drives (issue 24): GET /workflows/{id}/figures and its CSV file.
 // Each machine has a figures source, which reads its numbers from the data within the caller's scope; the model lays
-// them on the machine's states and arrows. Adding a machine (the account lifecycle) is adding a source to SOURCES.
+// them on the machine's states and arrows. Adding a machine is adding a source to FIGURES_SOURCES: its machine, whose
+// items the caller may count (the policy), and how it reads them.
 import type { Kysely } from 'kysely';
 import type { AnyStateMachine } from 'xstate';
+import { accountLifecycleMachine } from '../../../rules/account-lifecycle.machine.ts';
 import { requestLifecycleMachine } from '../../../rules/request-lifecycle.machine.ts';
 import type { Actor } from '../../core/actor.ts';
 import { invalid } from '../../core/errors.ts';
@@ -13,6 +15,7 @@ import { csvAttachment, csvHead, csvRows } from '../exports/csv.model.ts';
 import type { CsvDownload } from '../exports/exports.service.ts';
 import type { ServiceDeps } from '../services.ts';
 import { INVITATION_STATUSES } from '../invitations/invitations.repository.ts';
+import { readAccountFigures } from './account-figures.repository.ts';
 import { readRequestFigures, readRequestFiguresChange } from './request-figures.repository.ts';
 import {
   assembleFigures,
@@ -25,26 +28,30 @@ import {
   type SourceFigures,
   type WorkflowFigures,
 } from './workflow-figures.model.ts';
-import { figuresScopeFor, type FiguresScope } from './workflow-figures.policy.ts';
+import { accountFiguresScopeFor, figuresScopeFor } from './workflow-figures.policy.ts';
 
-/** A machine whose figures the server computes, and how it reads them from the data. */
-export interface FiguresSource {
+/** A machine whose figures the server computes, whose items the caller may count, and how it reads them from the data. */
+export interface FiguresSource<Scope = unknown> {
   machine: AnyStateMachine;
-  read(db: Kysely<Database>, scope: FiguresScope, period: FiguresPeriod): Promise<SourceFigures>;
+  scopeFor(actor: Actor): Scope;
+  read(db: Kysely<Database>, scope: Scope, period: FiguresPeriod): Promise<SourceFigures>;
   /**
    * To keep its figures between requests (db/kept-answers.ts): the lists whose versions move with every change of
    * the data it reads, and the earliest moment the clock alone changes them (null: never). Without it, read each time.
    */
   keep?: {
-    lists(scope: FiguresScope): ListName[];
-    changesAt(db: Kysely<Database>, scope: FiguresScope, period: FiguresPeriod): Promise<Date | null>;
+    lists(scope: Scope): ListName[];
+    changesAt(db: Kysely<Database>, scope: Scope, period: FiguresPeriod): Promise<Date | null>;
   };
 }
 
+const figuresSource = <Scope>(source: FiguresSource<Scope>) => source as FiguresSource;
+
 /** The requests: a status is the state of the same name; every move leaves PENDING. */
 const MOVED = INVITATION_STATUSES.filter((status) => status !== 'PENDING');
-const requestFigures: FiguresSource = {
+const requestFigures = figuresSource({
   machine: requestLifecycleMachine,
+  scopeFor: figuresScopeFor,
   async read(db, scope, period) {
     const rows = await readRequestFigures(db, scope, MOVED, period.from, period.to);
     const stateOf = (status: string | null) => (status ?? '').toLowerCase();
@@ -59,10 +66,42 @@ const requestFigures: FiguresSource = {
     lists: (scope) => (scope.kind === 'all' ? ['invitations'] : ['invitations', 'users']),
     changesAt: (db, scope, period) => readRequestFiguresChange(db, scope, MOVED, period.from, period.to),
   },
-};
+});
+
+/** The guard of a move by who made it: a person's, or the portal's (the dormancy jobs). */
+const ACCOUNT_GUARDS = { person: 'isPersonMove', system: { deactivated: 'canSystemDeactivate', deleted: 'canSystemDelete' } } as const;
+/** The moves the portal keeps no record of (account-figures.repository.ts): a null count, never a zero. */
+const UNRECORDED_ACCOUNT_MOVES = [
+  { from: 'dormantWarned', to: 'active', count: null, medianSeconds: null },
+  { from: 'dormantWarned', to: 'deleted', guard: 'isPersonMove', count: null, medianSeconds: null },
+];
+
+/** The accounts: the states now, a deleted account counted over the period (it no longer exists). */
+const accountFigures = figuresSource({
+  machine: accountLifecycleMachine,
+  scopeFor: accountFiguresScopeFor,
+  async read(db, scope, period) {
+    const rows = await readAccountFigures(db, scope, period.from, period.to);
+    const moves = rows
+      .filter((r) => r.kind === 'move' || r.kind === 'warn')
+      .map((r) => {
+        const guard = r.kind === 'warn' ? undefined : r.mover === 'person' ? ACCOUNT_GUARDS.person : r.mover === 'system' ? ACCOUNT_GUARDS.system[r.target as 'deactivated' | 'deleted'] : undefined;
+        return { from: r.source!, to: r.target!, ...(guard ? { guard } : {}), count: r.n, medianSeconds: r.median };
+      })
+      .filter((m) => m.count > 0);
+    const deleted = moves.filter((m) => m.to === 'deleted').reduce((sum, m) => sum + m.count, 0);
+    return {
+      states: { ...Object.fromEntries(rows.filter((r) => r.kind === 'state').map((r) => [r.source!, r.n])), deleted },
+      periodStates: ['deleted'],
+      started: rows.find((r) => r.kind === 'started')?.n ?? 0,
+      moves: [...moves, ...UNRECORDED_ACCOUNT_MOVES],
+    };
+  },
+});
 
 export const FIGURES_SOURCES: Readonly<Record<string, FiguresSource>> = {
   'request-lifecycle': requestFigures,
+  'account-lifecycle': accountFigures,
 };
 
 export function workflowFiguresService(deps: ServiceDeps) {
@@ -73,7 +112,7 @@ export function workflowFiguresService(deps: ServiceDeps) {
   };
   const kept = new KeptAnswers();
   /** The source's figures for the period: kept while neither the data nor the period's rows change (FiguresSource.keep). */
-  const read = (source: FiguresSource, key: string, scope: FiguresScope, period: FiguresPeriod): Promise<SourceFigures> => {
+  const read = (source: FiguresSource, key: string, scope: unknown, period: FiguresPeriod): Promise<SourceFigures> => {
     const { keep } = source;
     if (!keep) return source.read(deps.db, scope, period);
     return kept.answer(deps.db, `${key}\u0000${period.days}\u0000${JSON.stringify(scope)}`, period.to, keep.lists(scope), async (trx) => ({
@@ -82,8 +121,8 @@ export function workflowFiguresService(deps: ServiceDeps) {
     }));
   };
   const figures = async (actor: Actor, workflowId: string, days: number | undefined): Promise<WorkflowFigures> => {
-    const scope = figuresScopeFor(actor);
     const source = sourceOf(workflowId);
+    const scope = source.scopeFor(actor);
     const period = figuresPeriodOf(days, deps.now());
     return assembleFigures(workflowId, source.machine, period, await read(source, workflowId, scope, period));
   };

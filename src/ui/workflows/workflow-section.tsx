@@ -55,7 +55,7 @@ export function WorkflowSection({ workflow, chart, onDownload, figures }: { work
         <dt className="font-medium text-slate-600">{t.tests}</dt>
         <dd>{coverage ? t.coverage(coverage.paths, t.ratio(coverage.states.reached, coverage.states.total), t.ratio(coverage.transitions.taken, coverage.transitions.total)) : t.noModel}</dd>
       </dl>
-      <div className={figures ? 'grid grid-cols-1 gap-4 xl:grid-cols-2' : undefined}>
+      <div className={figures ? 'grid grid-cols-1 items-start gap-4 xl:grid-cols-2' : undefined}>
         <figure className="overflow-x-auto rounded-lg border border-slate-100 bg-slate-50 p-3">
           {chart.status === 'ready' && <div role="img" aria-label={t.chartLabel(title)} className="[&_svg]:mx-auto" dangerouslySetInnerHTML={{ __html: chart.svg }} />}
           {chart.status === 'loading' && <p className="text-slate-600">{t.chartLoading}</p>}

@@ -111,19 +111,19 @@ for (const backend of backends) {
       expect(status).toBe(200);
       expect(body).toMatchObject({ workflowId: 'request-lifecycle', days: 7, to: new Date(clock.now()).toISOString(), from: new Date(clock.now() - 7 * DAY).toISOString() });
       expect(body.states).toEqual([
-        { state: 'pending', count: 4 },
-        { state: 'approved', count: 5 },
-        { state: 'rejected', count: 2 },
-        { state: 'expired', count: 1 },
-        { state: 'cancelled', count: 2 },
+        { state: 'pending', count: 4, measure: 'now' },
+        { state: 'approved', count: 5, measure: 'now' },
+        { state: 'rejected', count: 2, measure: 'now' },
+        { state: 'expired', count: 1, measure: 'now' },
+        { state: 'cancelled', count: 2, measure: 'now' },
       ]);
       // Made within 7 days: 1, 2, 1, 3, 6, 2, 4, 1, 1 days ago.
       expect(body.started).toBe(9);
       expect(body.transitions).toEqual([
-        { from: 'pending', to: 'approved', event: 'request.approve', count: 4, medianSeconds: 3 * 3600 },
-        { from: 'pending', to: 'rejected', event: 'request.reject', count: 2, medianSeconds: 2 * 3600 },
-        { from: 'pending', to: 'cancelled', event: 'request.cancel', count: 0, medianSeconds: null },
-        { from: 'pending', to: 'expired', event: 'request.expire', count: 1, medianSeconds: 30 * 24 * 3600 },
+        { from: 'pending', to: 'approved', event: 'request.approve', guard: 'canDecide', count: 4, medianSeconds: 3 * 3600 },
+        { from: 'pending', to: 'rejected', event: 'request.reject', guard: 'canDecide', count: 2, medianSeconds: 2 * 3600 },
+        { from: 'pending', to: 'cancelled', event: 'request.cancel', guard: 'canCancel', count: 0, medianSeconds: null },
+        { from: 'pending', to: 'expired', event: 'request.expire', guard: 'isDue', count: 1, medianSeconds: 30 * 24 * 3600 },
       ]);
     });
 
@@ -151,17 +151,17 @@ for (const backend of backends) {
     it("gives an employer administrator the figures of 'Mes demandes' only, and refuses a person without USER_CREATE", async () => {
       const mine = (await figuresAs('admin.clinique@portail.test', { days: 90 })).body;
       expect(mine.states).toEqual([
-        { state: 'pending', count: 2 },
-        { state: 'approved', count: 2 },
-        { state: 'rejected', count: 1 },
-        { state: 'expired', count: 0 },
-        { state: 'cancelled', count: 1 },
+        { state: 'pending', count: 2, measure: 'now' },
+        { state: 'approved', count: 2, measure: 'now' },
+        { state: 'rejected', count: 1, measure: 'now' },
+        { state: 'expired', count: 0, measure: 'now' },
+        { state: 'cancelled', count: 1, measure: 'now' },
       ]);
       expect(mine.started).toBe(6);
       expect(transition(mine, 'approved')).toMatchObject({ count: 2, medianSeconds: 5.5 * 3600 });
       expect(transition(mine, 'rejected')).toMatchObject({ count: 1, medianSeconds: 3 * 3600 });
       const ehpad = (await figuresAs('admin.ehpad@portail.test', { days: 7 })).body;
-      expect(ehpad.states.find((s: { state: string }) => s.state === 'pending')).toEqual({ state: 'pending', count: 1 });
+      expect(ehpad.states.find((s: { state: string }) => s.state === 'pending')).toEqual({ state: 'pending', count: 1, measure: 'now' });
       expect(ehpad.transitions.every((x: { count: number }) => x.count === 0)).toBe(true);
       // The read-only back office reads every request, as the invitations list.
       expect((await figuresAs('lecteur@portail.test', { days: 7 })).body.states).toEqual((await figuresAs('backoffice@portail.test', { days: 7 })).body.states);
@@ -175,18 +175,18 @@ for (const backend of backends) {
       expect(answer.status).toBe(200);
       expect(answer.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(answer.headers['content-disposition']).toBe('attachment; filename="request-lifecycle-7j-2026-06-15.csv"');
-      const records = readCsv(answer.body as string, ['Type', 'De', 'Vers', 'Événement', 'Nombre', 'Durée médiane (secondes)', 'Période (jours)']);
+      const records = readCsv(answer.body as string, ['Type', 'De', 'Vers', 'Événement', 'Condition', 'Nombre', 'Durée médiane (secondes)', 'Période (jours)']);
       expect(records.slice(1)).toEqual([
-        ['État', '', 'pending', '', '4', '', '7'],
-        ['État', '', 'approved', '', '5', '', '7'],
-        ['État', '', 'rejected', '', '2', '', '7'],
-        ['État', '', 'expired', '', '1', '', '7'],
-        ['État', '', 'cancelled', '', '2', '', '7'],
-        ['Entrée', '', 'pending', '', '9', '', '7'],
-        ['Transition', 'pending', 'approved', 'request.approve', '4', '10800', '7'],
-        ['Transition', 'pending', 'rejected', 'request.reject', '2', '7200', '7'],
-        ['Transition', 'pending', 'cancelled', 'request.cancel', '0', '', '7'],
-        ['Transition', 'pending', 'expired', 'request.expire', '1', '2592000', '7'],
+        ['État', '', 'pending', '', '', '4', '', '7'],
+        ['État', '', 'approved', '', '', '5', '', '7'],
+        ['État', '', 'rejected', '', '', '2', '', '7'],
+        ['État', '', 'expired', '', '', '1', '', '7'],
+        ['État', '', 'cancelled', '', '', '2', '', '7'],
+        ['Entrée', '', 'pending', '', '', '9', '', '7'],
+        ['Transition', 'pending', 'approved', 'request.approve', 'canDecide', '4', '10800', '7'],
+        ['Transition', 'pending', 'rejected', 'request.reject', 'canDecide', '2', '7200', '7'],
+        ['Transition', 'pending', 'cancelled', 'request.cancel', 'canCancel', '0', '', '7'],
+        ['Transition', 'pending', 'expired', 'request.expire', 'isDue', '1', '2592000', '7'],
       ]);
       const bad = await callApi(t, { as: 'backoffice@portail.test', method: 'GET', route: EXPORT_ROUTE, params, query: { days: 31 } });
       expect(bad.status).toBe(400);

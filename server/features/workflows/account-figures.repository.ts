@@ -1,0 +1,127 @@
+// The account lifecycle's figures in SQL (issue 24): one statement, so one snapshot.
+// - Now: for the back office, the users' kept totals by is_active (user_counts, migration 0004) less the warned
+//   accounts (users_dormancy_warned_idx, migration 0022); for an employer administrator, the users of their list.
+// - The journal's entries of the period (user.create: `started`) and moves (user.deactivate, user.reactivate, user.delete):
+//   for the back office, one range of audit_log_action_at_idx per action; for an employer administrator, one range
+//   of audit_log_organizations_org_action_idx per organization and action (migration 0028). Each move's previous
+//   creation, reactivation or deactivation of the same account (audit_log_entity_at_idx) dates the entry into its
+//   source state; the account's row, when it is still there, tells whether a person's deactivation left a warned
+//   account (a deactivation keeps the warning; a reactivation clears it).
+// - The warnings still on record (dormancy_warned_at in the period: users_dormancy_warned_at_idx, migration 0032),
+//   with the time since the account's latest sign-in, creation or reactivation (the dormancy clock).
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { organizationActionsCopied } from '../audit/audit-backfill.repository.ts';
+import { userFilter } from '../users/users-list.repository.ts';
+import type { AccountFiguresScope } from './workflow-figures.policy.ts';
+
+export type AccountMover = 'person' | 'system' | null;
+
+export interface AccountFiguresRow {
+  kind: 'state' | 'started' | 'move' | 'warn';
+  /** A state's key ('active', 'dormantWarned', 'deactivated'), or a move's source state. */
+  source: string | null;
+  target: string | null;
+  mover: AccountMover;
+  n: number;
+  median: number | null;
+}
+
+/** The journal's moves of an account; a creation is an entry (`started`), and dates the time active before a move. */
+const MOVES = ['user.deactivate', 'user.reactivate', 'user.delete'];
+const ENTERING = ['user.create', 'user.reactivate', 'user.deactivate'];
+
+/** The ids of the users of the caller's list (listUsers with includeInactive), or null for every user. */
+function usersInScope(db: Kysely<Database>, scope: AccountFiguresScope) {
+  if (scope.kind === 'all') return null;
+  return db.selectFrom('users').select('users.id').where((eb) => userFilter(eb, { includeInactive: true, scope: scope.reach, sort: 'name', order: 'asc' }));
+}
+
+/**
+ * The journal's entries of the period about accounts with one of these actions, within the scope. An employer
+ * administrator's are read from the copy of each entry's action beside its organizations once that copy is whole
+ * (`actionsCopied`, migration 0028); until its backfill is through, from the entries of their organizations' period.
+ */
+function entriesOf(scope: AccountFiguresScope, actions: readonly string[], from: Date, to: Date, actionsCopied: boolean): RawBuilder<unknown> {
+  const inPeriod = sql`a.at >= ${from}::timestamptz and a.at < ${to}::timestamptz`;
+  if (scope.kind === 'all') {
+    return sql`select a.id, a.at, a.action, a.entity_id, a.actor_id from audit_log a
+      where a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'`;
+  }
+  const organizations = [...scope.reach.organizationIds];
+  const copiedAction = actionsCopied ? sql`and o.action = any(${actions}::text[])` : sql``;
+  return sql`select a.id, a.at, a.action, a.entity_id, a.actor_id from audit_log a
+    where a.id in (select o.audit_id from audit_log_organizations o
+                    where o.organization_id = any(${organizations}::uuid[]) ${copiedAction}
+                      and o.at >= ${from}::timestamptz and o.at < ${to}::timestamptz)
+      and a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'`;
+}
+
+function statesNow(scope: AccountFiguresScope, inScope: ReturnType<typeof usersInScope>): RawBuilder<unknown> {
+  if (inScope === null || scope.kind === 'all') {
+    return sql`select 'state' as kind, s.source, null as target, null as mover, s.n, null::int as median from (
+        select 'active' as source, (select coalesce(sum(c.n), 0) from user_counts c where c.is_active)::int
+                                   - (select count(*) from users u where u.is_active and u.dormancy_warned_at is not null)::int as n
+        union all select 'dormantWarned', (select count(*) from users u where u.is_active and u.dormancy_warned_at is not null)::int
+        union all select 'deactivated', (select coalesce(sum(c.n), 0) from user_counts c where not c.is_active)::int) s`;
+  }
+  return sql`select 'state' as kind, s.source, null as target, null as mover, s.n, null::int as median from (
+      select count(*) filter (where u.is_active and u.dormancy_warned_at is null)::int as active,
+             count(*) filter (where u.is_active and u.dormancy_warned_at is not null)::int as warned,
+             count(*) filter (where not u.is_active)::int as deactivated
+        from users u where u.id in (${inScope})) c,
+      lateral (values ('active', c.active), ('dormantWarned', c.warned), ('deactivated', c.deactivated)) as s (source, n)`;
+}
+
+export async function readAccountFigures(db: Kysely<Database>, scope: AccountFiguresScope, from: Date, to: Date): Promise<AccountFiguresRow[]> {
+  const actionsCopied = scope.kind === 'all' || (await organizationActionsCopied(db));
+  const { rows } = await accountFiguresQuery(db, scope, from, to, actionsCopied).execute(db);
+  return rows.map((row) => ({ ...row, n: Number(row.n), median: row.median === null ? null : Number(row.median) }));
+}
+
+/** The statement itself (the benchmark's EXPLAIN reads it too). */
+export function accountFiguresQuery(db: Kysely<Database>, scope: AccountFiguresScope, from: Date, to: Date, actionsCopied = true): RawBuilder<AccountFiguresRow> {
+  const inScope = usersInScope(db, scope);
+  const scoped = inScope === null ? sql`true` : sql`u.id in (${inScope})`;
+  return sql<AccountFiguresRow>`
+    with e as materialized (${entriesOf(scope, MOVES, from, to, actionsCopied)}),
+    moves as (
+      select
+        case when e.action = 'user.reactivate' then 'deactivated'
+             when e.action = 'user.deactivate' and (e.actor_id is null or (not u.is_active and u.dormancy_warned_at is not null)) then 'dormantWarned'
+             when e.action = 'user.deactivate' then 'active'
+             when e.actor_id is null or p.action = 'user.deactivate' then 'deactivated'
+             else 'active' end as source,
+        case e.action when 'user.reactivate' then 'active' when 'user.deactivate' then 'deactivated' else 'deleted' end as target,
+        case when e.action = 'user.reactivate' then null when e.actor_id is null then 'system' else 'person' end as mover,
+        e.at, p.action as previous, p.at as previous_at, u.dormancy_warned_at as warned_at
+      from e
+      -- Each looked up by its key, and only where it tells something: the row for a deactivation (a person's: was the
+      -- account warned; the portal's: since when), the previous entry for every other move.
+      left join lateral (select users.is_active, users.dormancy_warned_at from users where users.id = e.entity_id::uuid and e.action = 'user.deactivate' limit 1) u on true
+      left join lateral (
+        select p.action, p.at from audit_log p
+         where p.entity_type = 'user' and p.entity_id = e.entity_id and p.action = any(${ENTERING}::text[])
+           and (p.at, p.id) < (e.at, e.id) and not (e.action = 'user.deactivate' and e.actor_id is null)
+         order by p.at desc, p.id desc limit 1) p on true
+    ),
+    timed as (
+      select m.source, m.target, m.mover,
+        date_part('epoch', m.at - case
+          when m.source = 'dormantWarned' then m.warned_at
+          when m.source = 'deactivated' and m.previous = 'user.deactivate' then m.previous_at
+          when m.source = 'active' and m.previous in ('user.create', 'user.reactivate') then m.previous_at end) as seconds
+      from moves m
+    )
+    ${statesNow(scope, inScope)}
+    union all
+    select 'started', null, null, null, count(*)::int, null from (${entriesOf(scope, ['user.create'], from, to, actionsCopied)}) c
+    union all
+    select 'move', t.source, t.target, t.mover, count(*)::int, round(percentile_cont(0.5) within group (order by t.seconds))::int
+      from timed t group by t.source, t.target, t.mover
+    union all
+    select 'warn', 'active', 'dormantWarned', 'system', count(*)::int,
+           round(percentile_cont(0.5) within group (order by date_part('epoch', u.dormancy_warned_at - greatest(u.last_login_at, u.created_at, u.reactivated_at))))::int
+      from users u
+     where u.dormancy_warned_at >= ${from}::timestamptz and u.dormancy_warned_at < ${to}::timestamptz and ${scoped}`;
+}
