@@ -51,7 +51,9 @@ export async function readRequestFigures(db: Kysely<Database>, scope: FiguresSco
  */
 export async function readRequestFiguresChange(db: Kysely<Database>, scope: FiguresScope, moved: readonly InvitationStatus[], from: Date, to: Date): Promise<Date | null> {
   const inScope = scopeCondition(scope);
-  const period = sql`(${to}::timestamptz - ${from}::timestamptz)`;
+  // In seconds (an interval of hours alone): added to a moment, the same length whatever the session's time zone,
+  // where `to - from` ('30 days') was 30 calendar days of that zone, an hour more or less across a change of time.
+  const period = sql`make_interval(secs => ${(to.getTime() - from.getTime()) / 1000}::double precision)`;
   const firstMade = (after: Date) => sql`(select min(i.created_at) from invitations i where i.created_at >= ${after} and ${inScope})`;
   const firstMove = (after: Date) => sql`(select min(m.at) from unnest(${[...moved]}::text[]) as s (status),
       lateral (select i.processed_at as at from invitations i where i.status = s.status and i.processed_at >= ${after} and ${inScope}
