@@ -62,8 +62,8 @@ const requestFigures = figuresSource({
     };
   },
   keep: {
-    // A requester's figures also depend on their organizations' codes, whose changes move the users list's version.
-    lists: (scope) => (scope.kind === 'all' ? ['invitations'] : ['invitations', 'users']),
+    // A requester's figures also depend on their organizations' codes, whose changes move the organizations' version.
+    lists: (scope) => (scope.kind === 'all' ? ['invitations'] : ['invitations', 'organizations']),
     changesAt: (db, scope, period) => readRequestFiguresChange(db, scope, MOVED, period.from, period.to),
   },
 });

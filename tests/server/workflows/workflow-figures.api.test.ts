@@ -1,5 +1,6 @@
 // Issue 24 through the API: the request lifecycle's figures on a data set of known counts and times (a fake clock),
 // the period's validation, the scope of each persona, and the CSV file in the journal export's format.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../db/test-databases.ts';
 import { callApi, send } from '../support/api.ts';
@@ -219,6 +220,26 @@ for (const backend of backends) {
       const approved = await db().selectFrom('invitations').select('id').where('status', '=', 'APPROVED').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
       await db().updateTable('invitations').set({ created_at: new Date(clock.now() - 31 * DAY), processed_at: new Date(clock.now() - 30 * DAY) }).where('id', '=', approved.id).execute();
       expect(transition(await read(), 'approved')).toMatchObject({ count: 3 });
+    });
+
+    it("follows a change of a requester's organization, though their figures are kept", async () => {
+      const mine = async () => (await figuresAs('admin.clinique@portail.test', { days: 90 })).body.started as number;
+      const before = await mine();
+      expect(before).toBeGreaterThan(0);
+      expect(await mine()).toBe(before);
+      // The requests name their organization by its code: under another SIREN (its establishments' SIRETs following it,
+      // in one statement for their foreign key), the clinic's are no longer found.
+      const recode = (from: string, to: string) =>
+        sql`update organizations set code = case when id = ${orgs.clinic.id} then ${to} else ${to} || substr(code, 10) end,
+              parent_code = case when parent_id = ${orgs.clinic.id} then ${to} else parent_code end
+            where code = ${from} or parent_id = ${orgs.clinic.id}`.execute(db());
+      await recode(orgs.clinic.code, '999999999');
+      try {
+        expect(await mine()).toBe(0);
+      } finally {
+        await recode('999999999', orgs.clinic.code);
+      }
+      expect(await mine()).toBe(before);
     });
   });
 }
