@@ -68,3 +68,15 @@ async function listsVersion(db: Kysely<Database>, lists: readonly ListName[]): P
     select coalesce(sum(version), 0)::bigint as version from list_versions where list = any(${[...lists]}::text[])`.execute(db);
   return Number(rows[0]!.version);
 }
+
+/**
+ * A key of its parts that tells apart whatever differs in them: sets and maps by their sorted members (JSON.stringify
+ * writes every Set as {}: two callers' scopes would share their answers).
+ */
+export function keyOf(...parts: unknown[]): string {
+  return JSON.stringify(parts, (_key, value: unknown) => {
+    if (value instanceof Set) return { set: [...(value as Set<unknown>)].map(String).sort() };
+    if (value instanceof Map) return { map: [...(value as Map<unknown, unknown>)].sort(([a], [b]) => String(a).localeCompare(String(b))) };
+    return value;
+  });
+}

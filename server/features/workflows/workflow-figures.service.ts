@@ -8,14 +8,14 @@ import { accountLifecycleMachine } from '../../../rules/account-lifecycle.machin
 import { requestLifecycleMachine } from '../../../rules/request-lifecycle.machine.ts';
 import type { Actor } from '../../core/actor.ts';
 import { invalid } from '../../core/errors.ts';
-import { KeptAnswers } from '../../db/kept-answers.ts';
+import { KeptAnswers, keyOf } from '../../db/kept-answers.ts';
 import type { ListName } from '../../db/list-totals.ts';
 import type { Database } from '../../db/schema.ts';
 import { csvAttachment, csvHead, csvRows } from '../exports/csv.model.ts';
 import type { CsvDownload } from '../exports/exports.service.ts';
 import type { ServiceDeps } from '../services.ts';
 import { INVITATION_STATUSES } from '../invitations/invitations.repository.ts';
-import { readAccountFigures } from './account-figures.repository.ts';
+import { readAccountFigures, readAccountFiguresChange } from './account-figures.repository.ts';
 import { readRequestFigures, readRequestFiguresChange } from './request-figures.repository.ts';
 import {
   assembleFigures,
@@ -97,6 +97,11 @@ const accountFigures = figuresSource({
       moves: [...moves, ...UNRECORDED_ACCOUNT_MOVES],
     };
   },
+  keep: {
+    // The journal's entries, the accounts' states and scopes (roles, organizations), and the warnings.
+    lists: () => ['journal', 'users', 'dormancy'],
+    changesAt: (db, _scope, period) => readAccountFiguresChange(db, period.from, period.to),
+  },
 });
 
 export const FIGURES_SOURCES: Readonly<Record<string, FiguresSource>> = {
@@ -115,7 +120,7 @@ export function workflowFiguresService(deps: ServiceDeps) {
   const read = (source: FiguresSource, key: string, scope: unknown, period: FiguresPeriod): Promise<SourceFigures> => {
     const { keep } = source;
     if (!keep) return source.read(deps.db, scope, period);
-    return kept.answer(deps.db, `${key}\u0000${period.days}\u0000${JSON.stringify(scope)}`, period.to, keep.lists(scope), async (trx) => ({
+    return kept.answer(deps.db, keyOf(key, period.days, scope), period.to, keep.lists(scope), async (trx) => ({
       answer: await source.read(trx, scope, period),
       until: await keep.changesAt(trx, scope, period),
     }));

@@ -15,7 +15,8 @@ import { fakeClock } from '../support/fake-clock.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { organizationByName } from '../support/invitations.ts';
 
-const DAY = 24 * 3600_000;
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
 const DAYS = 24 * 3600;
 const ROUTE = '/api/v2/workflows/{workflowId}/figures' as const;
 const params = { workflowId: 'account-lifecycle' };
@@ -190,6 +191,35 @@ for (const backend of backends) {
       expect(records[5]).toEqual(['Entrée', '', 'active', '', '', '3', '', '7']);
       expect(records[9]).toEqual(['Transition', 'dormantWarned', 'active', 'account.signIn', '', '', '', '7']);
       expect(records[11]).toEqual(['Transition', 'dormantWarned', 'deactivated', 'account.deactivate', 'canSystemDeactivate', '1', String(35 * DAYS), '7']);
+    });
+
+    // Kept between requests (server/db/kept-answers.ts): the clock alone, or any change of the data, reads them again.
+    it('follows an entry leaving the period, one entering it, and a warning written, though they are kept', async () => {
+      const read = async (): Promise<Figures> => (await figuresAs('backoffice@portail.test')).body;
+      const first = await read();
+      expect(await read()).toEqual(first);
+      expect(first.started).toBe(3);
+      // G's creation, 6 days ago, leaves the 7 days a day later.
+      clock.advance(DAY + 1);
+      expect((await read()).started).toBe(2);
+      clock.advance(-(DAY + 1));
+      expect(await read()).toEqual(first);
+      // A creation dated an hour ahead (a node's clock ahead of this one) enters the period when the clock reaches it.
+      const ahead = await account({ on: 'clinic', createdDaysAgo: 0 });
+      await journal(ahead, 'clinic', 'user.create', -1 / 24);
+      expect((await read()).started).toBe(3);
+      clock.advance(HOUR + 1);
+      expect((await read()).started).toBe(4);
+      clock.advance(-(HOUR + 1));
+      // A warning moves only the dormancy version (migration 0033).
+      const kept = await read();
+      await db().updateTable('users').set({ dormancy_warned_at: ago(1) }).where('id', '=', ahead).execute();
+      expect((await read()).transitions[0]!.count).toBe(kept.transitions[0]!.count! + 1);
+      await db().updateTable('users').set({ dormancy_warned_at: null }).where('id', '=', ahead).execute();
+      await sql`delete from audit_log where entity_id = ${ahead}`.execute(db());
+      await db().deleteFrom('role_assignments').where('user_id', '=', ahead).execute();
+      await db().deleteFrom('users').where('id', '=', ahead).execute();
+      expect(await read()).toEqual(first);
     });
 
     describe("while the copy of the journal's actions beside their organizations is not through (migration 0028's backfill)", () => {
