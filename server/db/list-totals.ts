@@ -11,6 +11,7 @@
 //   more than the statement timeout each (issue 21's benchmark).
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { PREPARE_ANYWAY } from './database.ts';
+import { KeptValues, listsVersion } from './kept-values.ts';
 import type { Database } from './schema.ts';
 
 export type ListName = 'users' | 'invitations' | 'journal' | 'organizations' | 'dormancy';
@@ -39,43 +40,10 @@ export interface TotalClock {
   next: RawBuilder<Date | null>;
 }
 
-/** The totals one server process keeps, least recently used first out. */
-export class ListTotals {
-  readonly #kept = new Map<string, KeptTotal>();
-  /** The totals being read now, by key: a request of the same total waits for it. Settled ones leave at once. */
-  readonly #reading = new Map<string, Promise<number>>();
-  readonly #capacity: number;
-
+/** The totals one server process keeps, least recently used first out (kept-values.ts). */
+export class ListTotals extends KeptValues<KeptTotal> {
   constructor(capacity = 1_000) {
-    this.#capacity = capacity;
-  }
-
-  get(key: string): KeptTotal | undefined {
-    const kept = this.#kept.get(key);
-    if (kept) {
-      this.#kept.delete(key);
-      this.#kept.set(key, kept);
-    }
-    return kept;
-  }
-
-  set(key: string, value: KeptTotal): void {
-    this.#kept.delete(key);
-    this.#kept.set(key, value);
-    if (this.#kept.size > this.#capacity) this.#kept.delete(this.#kept.keys().next().value!);
-  }
-
-  /** `read`'s total, or that of the same key's read already under way. */
-  once(key: string, read: () => Promise<number>): Promise<number> {
-    const reading = this.#reading.get(key);
-    if (reading) return reading;
-    const started = read().finally(() => this.#reading.delete(key));
-    this.#reading.set(key, started);
-    return started;
-  }
-
-  get size(): number {
-    return this.#kept.size;
+    super(capacity);
   }
 }
 
@@ -107,7 +75,7 @@ export async function exactTotal(
     const { rows } = await sql<{ version: number; total: number | null; next: Date | null }>`${sql.raw(PREPARE_ANYWAY)}
       select v.version, case when v.version = ${keptVersion} then null else ${count} end as total,
         ${clock ? sql`case when v.version = ${keptVersion} then null else (${clock.next}) end` : sql`null::timestamptz`} as next
-      from (select coalesce(sum(version), 0)::bigint as version from list_versions where list = any(${names}::text[])) as v`.execute(db);
+      from (select ${listsVersion(names)} as version) as v`.execute(db);
     const row = rows[0]!;
     if (row.total === null && kept) return kept.total;
     const total = Number(row.total);

@@ -8,11 +8,11 @@ import { LocalIdentityDirectory } from '../../server/identity/directory.ts';
 import { SYSTEM_AUTHOR } from '../../server/features/users/users-erasure.model.ts';
 import { ERASURE_BATCH } from '../../server/features/users/users-erasure.repository.ts';
 import { erasePerson, usersErasureService } from '../../server/features/users/users-erasure.service.ts';
-import { buildServices, type ServiceDeps } from '../../server/features/services.ts';
+import type { ServiceDeps } from '../../server/features/services.ts';
 import { SYSTEM_ACTOR } from '../../server/core/actor.ts';
-import { createOutbox } from '../../server/mail/outbox.ts';
 import { backends } from './db/test-databases.ts';
 import { commitFailureSwitch } from './support/commit-failure.ts';
+import { servicesFor } from './support/services.ts';
 import { freshEmail, invitationsApi } from './support/invitations.ts';
 import type { TestApp } from './support/test-app.ts';
 import { callApi, createUserAs, PERSONAS, startUsersApp, uniqueEmail, userIdOf, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
@@ -216,20 +216,7 @@ for (const backend of backends) {
     it("deletes as the dormancy job does (the system actor) a person with pending requests: cancelled by 'Système', no author's id", async () => {
       const person = await personWithHistory('dormant');
       const dormancy = { warnAfterDays: 365, deactivateAfterDays: 30, deleteAfterDays: 365 };
-      const services = buildServices({
-        db: db(),
-        directory: new LocalIdentityDirectory(),
-        listTotals: null,
-        outbox: createOutbox(null),
-        accountSetupUrl: () => '',
-        publicOrigin: 'https://portail.exemple.fr',
-        log: { error: () => undefined },
-        creationLimits: { usersPerHour: 0, invitationsPerHour: 0 },
-        requests: { expiryDays: 30, reminderPendingDays: 7, reminderBeforeExpiryDays: 3 },
-        now: () => new Date(),
-        dormancy,
-        retention: { auditRetentionDays: 365, outboxRetentionDays: 30, requests: { expiryDays: 30 }, dormancy },
-      });
+      const services = servicesFor(db(), { now: () => new Date(), dormancy: dormancy });
       await services.users.deletePermanently(SYSTEM_ACTOR, person.id, undefined, undefined, { claim: async () => undefined, refuseUnchanged: false });
       const cancelled = await db().selectFrom('invitations').select(['status', 'cancelled_by_user_id', 'cancelled_by_email']).where('id', 'in', [person.made, person.naming]).execute();
       expect(cancelled).toEqual([

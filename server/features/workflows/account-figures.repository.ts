@@ -10,6 +10,7 @@
 // - The warnings still on record (dormancy_warned_at in the period: users_dormancy_warned_at_idx, migration 0032),
 //   with the time since the account's latest sign-in, creation or reactivation (the dormancy clock).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { periodChangesAt } from '../../db/kept-answers.ts';
 import type { Database } from '../../db/schema.ts';
 import { organizationActionsCopied } from '../audit/audit-backfill.repository.ts';
 import { userFilter } from '../users/users-list.repository.ts';
@@ -134,15 +135,12 @@ export function accountFiguresQuery(db: Kysely<Database>, scope: AccountFiguresS
  * of the journal's account actions, or a warning, leaving the period at its start or, dated after `to`, entering it;
  * null when none will. Read for everyone whatever the scope (a caller's entries are among them, so the moment is never
  * later than theirs), from the first entry of each range of audit_log_action_at_idx and users_dormancy_warned_at_idx.
- * The period is a length in seconds, the same in every session time zone.
+ * The period's length in seconds (periodChangesAt).
  */
-export async function readAccountFiguresChange(db: Kysely<Database>, from: Date, to: Date): Promise<Date | null> {
-  const period = sql`make_interval(secs => ${(to.getTime() - from.getTime()) / 1000}::double precision)`;
+export function readAccountFiguresChange(db: Kysely<Database>, from: Date, to: Date): Promise<Date | null> {
   const firstEntry = (after: Date) => sql`(select min(f.at) from unnest(${[...MOVES, 'user.create']}::text[]) as s (action),
       lateral (select a.at from audit_log a where a.action = s.action and a.at >= ${after}::timestamptz and a.entity_type = 'user'
                order by a.at limit 1) as f)`;
   const firstWarning = (after: Date) => sql`(select min(u.dormancy_warned_at) from users u where u.dormancy_warned_at >= ${after}::timestamptz)`;
-  const { rows } = await sql<{ at: Date | null }>`
-    select least(${firstEntry(from)} + ${period}, ${firstWarning(from)} + ${period}, ${firstEntry(to)}, ${firstWarning(to)}) as at`.execute(db);
-  return rows[0]!.at === null ? null : new Date(rows[0]!.at);
+  return periodChangesAt(db, from, to, [firstEntry, firstWarning]);
 }

@@ -7,6 +7,7 @@
 // invitations_status_processed_idx (migration 0027). A requester's from invitations_sender_created_idx and
 // invitations_sender_processed_idx.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { periodChangesAt } from '../../db/kept-answers.ts';
 import type { Database, InvitationStatus } from '../../db/schema.ts';
 import type { FiguresScope } from './workflow-figures.policy.ts';
 
@@ -49,16 +50,11 @@ export async function readRequestFigures(db: Kysely<Database>, scope: FiguresSco
  * made, or a move, leaving the period at its start (its moment plus the period), or one dated after `to` entering it;
  * null when none will. Read from the same indexes as the figures, the first entry of each range.
  */
-export async function readRequestFiguresChange(db: Kysely<Database>, scope: FiguresScope, moved: readonly InvitationStatus[], from: Date, to: Date): Promise<Date | null> {
+export function readRequestFiguresChange(db: Kysely<Database>, scope: FiguresScope, moved: readonly InvitationStatus[], from: Date, to: Date): Promise<Date | null> {
   const inScope = scopeCondition(scope);
-  // In seconds (an interval of hours alone): added to a moment, the same length whatever the session's time zone,
-  // where `to - from` ('30 days') was 30 calendar days of that zone, an hour more or less across a change of time.
-  const period = sql`make_interval(secs => ${(to.getTime() - from.getTime()) / 1000}::double precision)`;
   const firstMade = (after: Date) => sql`(select min(i.created_at) from invitations i where i.created_at >= ${after} and ${inScope})`;
   const firstMove = (after: Date) => sql`(select min(m.at) from unnest(${[...moved]}::text[]) as s (status),
       lateral (select i.processed_at as at from invitations i where i.status = s.status and i.processed_at >= ${after} and ${inScope}
                order by i.processed_at limit 1) as m)`;
-  const { rows } = await sql<{ at: Date | null }>`
-    select least(${firstMade(from)} + ${period}, ${firstMove(from)} + ${period}, ${firstMade(to)}, ${firstMove(to)}) as at`.execute(db);
-  return rows[0]!.at === null ? null : new Date(rows[0]!.at);
+  return periodChangesAt(db, from, to, [firstMade, firstMove]);
 }

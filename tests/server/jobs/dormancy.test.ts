@@ -5,12 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JobRunEvent } from '../../../server/jobs/runner.ts';
 import { dormancyJobs } from '../../../server/jobs/dormancy.ts';
-import { buildServices } from '../../../server/features/services.ts';
-import { LocalIdentityDirectory } from '../../../server/identity/directory.ts';
-import { createOutbox } from '../../../server/mail/outbox.ts';
 import { backends, type Backend } from '../db/test-databases.ts';
 import { send } from '../support/api.ts';
 import { fakeClock, type FakeClock } from '../support/fake-clock.ts';
+import { servicesFor } from '../support/services.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -208,20 +206,7 @@ describe.each(backends)('the dormant accounts jobs on $name', (backend: Backend)
   it('spreads a backlog over the runs: at most so many accounts moved by one run, the rest at the next', async () => {
     await start();
     const sleepers = [await person(400), await person(401), await person(402)];
-    const services = buildServices({
-      db: db(),
-      directory: new LocalIdentityDirectory(),
-      listTotals: null,
-      outbox: createOutbox(null),
-      accountSetupUrl: () => '',
-      publicOrigin: 'https://portail.exemple.fr',
-      log: { error: () => undefined },
-      creationLimits: { usersPerHour: 0, invitationsPerHour: 0 },
-      requests: { expiryDays: 30, reminderPendingDays: 7, reminderBeforeExpiryDays: 3 },
-      now: () => new Date(clock.now()),
-      dormancy: CONFIG,
-      retention: { auditRetentionDays: 365, outboxRetentionDays: 30, requests: { expiryDays: 30 }, dormancy: CONFIG },
-    });
+    const services = servicesFor(db(), { now: () => new Date(clock.now()), dormancy: CONFIG });
     const jobs = dormancyJobs({ dormancy: services.dormancy, config: CONFIG, maxPerRun: 2, batchSize: 1 });
     const run = (name: string, now: number) => jobs.find((j) => j.name === name)!.run({ now: new Date(now), signal: new AbortController().signal, log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
     expect(await run('users.dormancy-warning', T0)).toEqual({ warned: 2, sirens: 0 });
