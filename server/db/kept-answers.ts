@@ -33,7 +33,7 @@ export class KeptAnswers {
 
   /**
    * The answer of `key` at `now`: kept, or read by `read` (in a snapshot with the lists' version). A request of the
-   * same key arriving while it is being read waits for that read.
+   * same key arriving while it is being read waits for that read, then checks what it kept (KeptValues.once).
    */
   answer<T>(db: Kysely<Database>, key: string, now: Date, lists: readonly ListName[], read: (trx: Transaction<Database>) => Promise<BoundedAnswer<T>>): Promise<T> {
     return this.#kept.once(key, () => this.#answer(db, key, now.getTime(), lists, read));

@@ -1010,8 +1010,9 @@ export interface paths {
          *     dormantWarned when the account, still deactivated, keeps its warning, else active. Times spent: since the
          *     warning (dormantWarned), the account's previous deactivation in the journal (deactivated), its creation or
          *     reactivation in the journal (active; for a warning, its latest sign-in, creation or reactivation).
-         *     Scope: the back office sees every account; an employer administrator the accounts of their users list
-         *     (listUsers with includeInactive), and the journal's moves of the accounts of their organizations.
+         *     Scope: the back office holding USER_LIST sees every account (without it, 403, as its users list); an employer
+         *     administrator the accounts of their users list (listUsers with includeInactive), and the journal's moves of the
+         *     accounts of their organizations.
          */
         get: operations["getWorkflowFigures"];
         put?: never;

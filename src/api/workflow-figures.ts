@@ -21,7 +21,9 @@ export function fetchWorkflowFigures(api: ApiClient, workflowId: FiguredWorkflow
 export function workflowFiguresQueryOptions(api: ApiClient, workflowIds: readonly FiguredWorkflowId[], days: FiguresDays) {
   return queryOptions({
     queryKey: workflowFiguresKeys.of(workflowIds, days),
-    queryFn: () => Promise.all(workflowIds.map((id) => fetchWorkflowFigures(api, id, days))),
+    // Each machine's figures or its refusal: one refused (the account lifecycle's to a back office without USER_LIST)
+    // leaves the others shown.
+    queryFn: () => Promise.all(workflowIds.map((id) => fetchWorkflowFigures(api, id, days).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))))),
     placeholderData: keepPreviousData,
   });
 }

@@ -34,7 +34,11 @@ function Workflows() {
   useDocumentTitle(frWorkflows.title);
   const figures = useQuery(workflowFiguresQueryOptions(api, FIGURED_API_IDS, days));
   // The charts of the figured machines are drawn again only when their text changes (new figures).
-  const texts = FIGURED.map((entry, i) => machineToMermaid(entry.machine, figures.data?.[i] ? chartFigures(figures.data[i]) : undefined)).join(SEPARATOR);
+  const dataOf = (i: number) => {
+    const item = figures.data?.[i];
+    return item instanceof Error ? undefined : item;
+  };
+  const texts = FIGURED.map((entry, i) => machineToMermaid(entry.machine, dataOf(i) ? chartFigures(dataOf(i)!) : undefined)).join(SEPARATOR);
   const figuredCharts = useMemo(() => texts.split(SEPARATOR).map((text, i) => ({ id: workflowId(FIGURED[i]!), text })), [texts]);
   const charts = { ...useMermaidCharts(STATIC_CHARTS), ...useMermaidCharts(figuredCharts) };
   const download = (id: string) => {
@@ -44,11 +48,13 @@ function Workflows() {
   const panels = Object.fromEntries(
     FIGURED.map((entry, i) => {
       const id = workflowId(entry);
-      const data = figures.data?.[i];
+      const data = dataOf(i);
+      const item = figures.data?.[i];
+      const failure = item instanceof Error ? item : figures.error;
       const view: FiguresView = data
         ? { status: 'ready', tables: figuresTables(entry, data) }
-        : figures.error
-          ? { status: 'failed', message: figures.error.message }
+        : failure
+          ? { status: 'failed', message: failure.message }
           : { status: 'loading' };
       const exportControl = (
         <Suspense fallback={null}>

@@ -3,6 +3,7 @@
 // nothing another company does moves them; people outside the back office read no retention settings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
+import { fixtures } from './support/fixtures.ts';
 import { freshEmail, invitationsApi } from './support/invitations.ts';
 import type { TestApp } from './support/test-app.ts';
 import { callApi, PERSONAS, startUsersApp, type DemoOrganizations } from './support/users-api.ts';
@@ -62,6 +63,26 @@ for (const backend of backends) {
         expect(JSON.stringify(refused.body)).not.toMatch(/RETENTION|jours/);
       }
       expect((await callApi(t, { as: PERSONAS.lecteur, method: 'GET', route: '/api/v2/retention' })).status).toBe(200);
+    });
+
+    it("refuses the account lifecycle's figures to a back-office account that may not list users (as the Accueil's dormant accounts)", async () => {
+      const db = t.database.handle.db;
+      const f = fixtures(db);
+      const email = freshEmail('bureausansliste');
+      const made = await f.user({ organizationId: orgs.cliniqueSirets[0]!.id, roleCode: 'COMPTABLE', email });
+      await db.deleteFrom('role_assignments').where('user_id', '=', made.id).execute();
+      await db.updateTable('users').set({ user_type: 'BACKOFFICE' }).where('id', '=', made.id).execute();
+      await db.insertInto('user_permissions').values({ user_id: made.id, permission_code: 'ORG_LIST' }).execute();
+      const accounts = (as: string, route: '/api/v2/workflows/{workflowId}/figures' | '/api/v2/workflows/{workflowId}/figures/export') =>
+        callApi(t, { as, method: 'GET', route, params: { workflowId: 'account-lifecycle' }, query: { days: 7 } });
+      for (const route of ['/api/v2/workflows/{workflowId}/figures', '/api/v2/workflows/{workflowId}/figures/export'] as const) {
+        const refused = await accounts(email, route);
+        expect(refused.status, route).toBe(403);
+        expect(JSON.stringify(refused.body)).not.toMatch(/dormantWarned|deactivated/);
+        expect((await accounts(PERSONAS.lecteur, route)).status, route).toBe(200);
+      }
+      // The requests' figures stay the back office's whatever their permissions, as the invitations list.
+      expect((await figures(email)).status).toBe(200);
     });
   });
 }

@@ -7,7 +7,7 @@ import type { Actor } from '../../core/actor.ts';
 import { forbidden } from '../../core/errors.ts';
 import { hasPermission } from '../../core/policy.ts';
 import { requesterReach } from '../invitations/invitations.policy.ts';
-import { userScope, type UserScope } from '../users/users.policy.ts';
+import { requireCanListUsers, userScope, type UserScope } from '../users/users.policy.ts';
 
 export const WORKFLOW_FIGURES_MESSAGES = {
   forbidden: "Les chiffres des workflows sont réservés au back-office et aux administrateurs d'organisation (permission USER_CREATE).",
@@ -32,12 +32,16 @@ export function requireCanReadWorkflowFigures(actor: Actor): void {
 export type AccountFiguresScope = { kind: 'all' } | { kind: 'users'; reach: UserScope };
 
 /**
- * The account lifecycle's figures count people, so they follow the reach of the users list: the back office every
- * account; an employer administrator (the same right as the request figures: USER_CREATE) the users their list
- * holds (listUsers: USER_LIST's reach); anyone else 403.
+ * The account lifecycle's figures count people, so they follow the reach of the users list: the back office holding
+ * USER_LIST every account (without it, 403: its list, its journal and the Accueil's dormant accounts are closed to
+ * them); an employer administrator (the same right as the request figures: USER_CREATE) the users their list holds
+ * (listUsers: USER_LIST's reach); anyone else 403.
  */
 export function accountFiguresScopeFor(actor: Actor): AccountFiguresScope {
-  if (figuresScopeFor(actor).kind === 'all') return { kind: 'all' };
+  if (figuresScopeFor(actor).kind === 'all') {
+    requireCanListUsers(actor);
+    return { kind: 'all' };
+  }
   const reach = userScope(actor, 'USER_LIST');
   return reach === null ? { kind: 'all' } : { kind: 'users', reach };
 }

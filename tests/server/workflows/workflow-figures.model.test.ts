@@ -106,8 +106,10 @@ describe('who reads the figures', () => {
     expect(() => figuresScopeFor(actor({ permissions: new Set(['USER_LIST']) }))).toThrow(/réservés au back-office/);
   });
 
-  it("gives the account figures of the back office every account, of an employer administrator their users list's reach, and refuses anyone else", () => {
-    expect(accountFiguresScopeFor(actor({ isBackOffice: true, permissionScopes: null, scope: null }))).toEqual({ kind: 'all' });
+  it("gives the account figures of the back office holding USER_LIST every account, of an employer administrator their users list's reach, and refuses anyone else", () => {
+    expect(accountFiguresScopeFor(actor({ isBackOffice: true, permissions: new Set(['USER_LIST']), permissionScopes: null, scope: null }))).toEqual({ kind: 'all' });
+    // A back-office account that may not list users counts nobody's account (security review).
+    expect(() => accountFiguresScopeFor(actor({ isBackOffice: true, permissions: new Set(['ORG_LIST']), permissionScopes: null, scope: null }))).toThrow(/USER_LIST/);
     const list = { organizationIds: new Set(['o1', 'o2', 'o3']), parentIds: new Set(['o1']) };
     const reach = new Map([['USER_CREATE', { organizationIds: new Set(['o1']), parentIds: new Set<string>() }], ['USER_LIST', list]]);
     expect(accountFiguresScopeFor(actor({ permissions: new Set(['USER_CREATE', 'USER_LIST']), permissionScopes: reach }))).toEqual({ kind: 'users', reach: list });
