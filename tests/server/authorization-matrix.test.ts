@@ -299,6 +299,25 @@ for (const backend of backends) {
       await t?.close();
     });
 
+    // The fourth attacker review (2026-11-27): a back-office account holding no permission at all. It reads every
+    // request's figures, as it reads the invitations list, but no account's: those count the users list's people and
+    // need USER_LIST, which it does not hold. Neither can it list the users those figures count.
+    it('a back-office account without any permission: request figures 200, account figures 403, users list 403', async () => {
+      const bare = await context.f.user({ organizationId: context.clinicSiren.id, roleCode: 'COMPTABLE', email: 'bureau.vide@exemple-test.fr' });
+      const db = t.database.handle.db;
+      await db.deleteFrom('role_assignments').where('user_id', '=', bare.id).execute();
+      await db.updateTable('users').set({ user_type: 'BACKOFFICE' }).where('id', '=', bare.id).execute();
+      const token = await t.tokenFor('bureau.vide@exemple-test.fr');
+      const status = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } })).statusCode;
+      expect({
+        requests: await status('/api/v2/workflows/request-lifecycle/figures?days=90'),
+        requestsCsv: await status('/api/v2/workflows/request-lifecycle/figures/export?days=7'),
+        accounts: await status('/api/v2/workflows/account-lifecycle/figures?days=90'),
+        accountsCsv: await status('/api/v2/workflows/account-lifecycle/figures/export?days=7'),
+        users: await status('/api/v2/users'),
+      }).toEqual({ requests: 200, requestsCsv: 200, accounts: 403, accountsCsv: 403, users: 403 });
+    });
+
     for (const { operation, name, row } of cases) {
       if (!row) continue;
       const callers: [Caller, number][] = [
