@@ -33,9 +33,15 @@ export class KeptAnswers {
 
   /**
    * The answer of `key` at `now`: kept, or read by `read` (in a snapshot with the lists' version). A request of the
-   * same key arriving while it is being read waits for that read, then checks what it kept (KeptValues.once).
+   * same key arriving while it is being read waits for that read, then takes what it kept as any request does (its
+   * version checked): that read's snapshot may be older than a write this request follows.
    */
-  answer<T>(db: Kysely<Database>, key: string, now: Date, lists: readonly ListName[], read: (trx: Transaction<Database>) => Promise<BoundedAnswer<T>>): Promise<T> {
+  async answer<T>(db: Kysely<Database>, key: string, now: Date, lists: readonly ListName[], read: (trx: Transaction<Database>) => Promise<BoundedAnswer<T>>): Promise<T> {
+    const reading = this.#kept.underWay(key);
+    if (reading) {
+      await reading.catch(() => undefined);
+      return this.#answer(db, key, now.getTime(), lists, read);
+    }
     return this.#kept.once(key, () => this.#answer(db, key, now.getTime(), lists, read));
   }
 

@@ -29,17 +29,15 @@ export class KeptValues<V> {
     if (this.#kept.size > this.#capacity) this.#kept.delete(this.#kept.keys().next().value!);
   }
 
-  /**
-   * `read`'s answer. While the same key's read is under way, a request waits for it, then reads as any request does
-   * (`read` checks what that read kept against the database's version): that read's snapshot may be older than a
-   * write this request follows. Many requests at once still make one read and many version checks.
-   */
-  async once<T>(key: string, read: () => Promise<T>): Promise<T> {
+  /** The read of `key` under way, if any. */
+  underWay(key: string): Promise<unknown> | undefined {
+    return this.#reading.get(key);
+  }
+
+  /** `read`'s answer, or that of the same key's read already under way. */
+  once<T>(key: string, read: () => Promise<T>): Promise<T> {
     const reading = this.#reading.get(key);
-    if (reading) {
-      await reading.catch(() => undefined);
-      return read();
-    }
+    if (reading) return reading as Promise<T>;
     const started = read().finally(() => this.#reading.delete(key));
     this.#reading.set(key, started);
     return started;
