@@ -20,3 +20,9 @@ export function searchFold(text: string): string {
 
 /** The longest term whose total is read from the counts kept by triggers (migration 0019: strings of 1 to 3 characters). */
 export const COUNTED_GRAM_LENGTH = 3;
+
+/**
+ * The strings of three characters a trigram index knows: letters and digits within a word (one holding a space or
+ * a '-' would be read as a word's start or end, among the most common trigrams).
+ */
+export const isIndexedGram = (gram: string) => /^[\p{L}\p{N}]{3}$/u.test(gram);

@@ -2,6 +2,7 @@
 // entry as a French sentence, a person's history, every filter combined with exact totals, the scope of an
 // organization administrator, and the export's stream of the same entries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { backends } from './db/test-databases.ts';
 import { journalBatchAfter, listJournalPage } from '../../server/features/audit/audit-list.repository.ts';
 import { streamJournalEntries } from '../../server/features/audit/audit.service.ts';
@@ -120,6 +121,19 @@ for (const backend of backends) {
       expect((await journal(PERSONAS.adminClinique, { search: 'oeillet' })).body.total).toBe(0);
     });
 
+    it('finds by any term exactly the entries whose text holds it, the index asked for its rarest strings only', async () => {
+      const db = t.database.handle.db;
+      const noelEmail = (await db.selectFrom('users').select('email').where('id', '=', noel).executeTakeFirstOrThrow()).email;
+      const terms = [noelEmail, noelEmail.toUpperCase(), 'noel faure', 'faure', 'clinique', 'admin.clinique@portail.test', 'portail.test', 'tilleuls', 'beatrice', 'zzzqqq', 'fa'];
+      for (const term of terms) {
+        const pattern = `%${term.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '')}%`;
+        const { rows } = await sql<{ n: string }>`select count(*) as n from audit_log where search_text like ${pattern}`.execute(db);
+        const answer = await journal(PERSONAS.backoffice, { search: term, pageSize: 100 });
+        expect(answer.body.total, term).toBe(Number(rows[0]!.n));
+        expect(answer.body.items.length, term).toBe(Math.min(100, Number(rows[0]!.n)));
+      }
+    });
+
     it('pages newest first without overlap, and keeps totals exact after a new change', async () => {
       const pages = await Promise.all([1, 2, 3].map((page) => journal(PERSONAS.backoffice, { pageSize: 2, page })));
       const all = (await journal(PERSONAS.backoffice)).body.items.map((e) => e.id);
@@ -147,6 +161,9 @@ for (const backend of backends) {
       const wheres = [
         { scope: null },
         { scope: null, search: 'faure' },
+        // Narrowed to two of its strings (audit.model.ts searchNarrowing): the index asked for those, the term checked on them.
+        { scope: null, search: 'noel faure', searchGrams: ['noe', 'fau'] },
+        { scope: clinicScope, search: 'noel faure', searchGrams: ['aur'] },
         { scope: clinicScope },
         { scope: clinicScope, since: new Date(Date.now() - 86_400_000) },
         { scope: null, organization: { id: orgs.clinique.id, type: 'SIREN' as const } },

@@ -1,5 +1,6 @@
 // What an audit entry records. Pure.
 import type { AuditAction, AuditEntityType, JsonValue } from '../../db/schema.ts';
+import { isIndexedGram } from '../../core/search-fold.ts';
 
 export interface AuditEntry {
   /** `name`: the author's name when no person is (the portal's own jobs: 'Système'); a person's is read from users. */
@@ -63,4 +64,16 @@ export function entrySubjectSearchText(entry: Pick<AuditEntry, 'subject'>): stri
 /** The organizations of an entry, the filed-under one first, each once. */
 export function entryOrganizations(entry: Pick<AuditEntry, 'organizationId' | 'organizationIds'>): string[] {
   return [...new Set([entry.organizationId, ...(entry.organizationIds ?? [])].filter((id): id is string => typeof id === 'string'))];
+}
+
+/**
+ * Which strings of a search to ask the trigram index for, from how many people hold each (rarest first, with where
+ * it starts in the term): the rarest, then the rarest that does not overlap it (two strings of one word, as
+ * 'cio' and 'iot' of 'ciotat', are held by the same entries). None below three characters. Pure.
+ */
+export function searchNarrowing(counted: readonly { gram: string; at: number; n: number }[]): string[] {
+  const [first, ...rest] = counted.filter((c) => isIndexedGram(c.gram));
+  if (!first) return [];
+  const second = rest.find((c) => Math.abs(c.at - first.at) >= 3 && c.gram !== first.gram);
+  return second ? [first.gram, second.gram] : [first.gram];
 }

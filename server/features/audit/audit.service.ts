@@ -6,6 +6,8 @@ import { pageOffset, type PageRequest } from '../../core/pages.ts';
 import type { ListTotals } from '../../db/list-totals.ts';
 import type { Database, JsonValue } from '../../db/schema.ts';
 import { findOrganizationById } from '../organizations/organizations.repository.ts';
+import { peopleGramCounts } from '../users/users-search.repository.ts';
+import { searchNarrowing } from './audit.model.ts';
 import { countJournalEntries, GATHER_BELOW, journalBatchAfter, listJournalPage, type JournalKey, type JournalWhere } from './audit-list.repository.ts';
 import { canOpenInvitation, canOpenUser, journalScope, requireCanReadAudit, requireJournalOrganization } from './audit.policy.ts';
 import { journalLookupRows } from './journal-lookups.repository.ts';
@@ -40,10 +42,12 @@ async function journalWhere(db: Kysely<Database>, actor: Actor, query: JournalQu
   const scope = journalScope(actor);
   const organization = filter.organizationId ? requireJournalOrganization(scope, await findOrganizationById(db, filter.organizationId, { kind: 'all' })) : undefined;
   const { organizationId: _, ...rest } = filter;
+  const counted = filter.search ? await peopleGramCounts(db, filter.search, true) : null;
   return {
     scope,
     where: {
       ...rest,
+      searchGrams: counted ? searchNarrowing(counted) : undefined,
       organization: organization && { id: organization.id, type: organization.type },
       scope: scope ? [...scope.organizationIds] : null,
       reader: { userId: actor.userId, parentIds: scope ? [...scope.parentIds] : [] },

@@ -4,7 +4,7 @@
 // chosen from that exact total rather than from the planner's estimate of a LIKE.
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { fromNearerEnd, walkOrFetch } from '../../core/pages.ts';
-import { COUNTED_GRAM_LENGTH, searchFold } from '../../core/search-fold.ts';
+import { COUNTED_GRAM_LENGTH, isIndexedGram, searchFold } from '../../core/search-fold.ts';
 import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
 import { escapeLike } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
@@ -151,17 +151,26 @@ interface TermOutlook {
  * string of three characters. It tells a common term from a rare one before reading any match.
  */
 async function outlookOf(db: Kysely<Database>, query: SearchPageQuery): Promise<TermOutlook | null> {
-  const letters = [...query.term.folded];
-  const grams = [...new Set(letters.slice(0, -2).map((_, i) => letters.slice(i, i + 3).join('')))];
+  const counted = await peopleGramCounts(db, query.term.folded, query.includeInactive);
+  if (!counted) return null;
+  return { bound: counted[0]?.n ?? 0, rarest: [...new Set(counted.filter((c) => isIndexedGram(c.gram)).map((c) => c.gram))].slice(0, 2) };
+}
+
+/**
+ * How many users (active ones only unless `includeInactive`) hold each string of three characters of `text`, with
+ * where it starts in it, rarest first; null until the backfill of migration 0019 is through (the counts are not whole
+ * yet). Names and e-mails being what people search for, it also tells which strings of a journal search are rare.
+ */
+export async function peopleGramCounts(db: Kysely<Database>, text: string, includeInactive: boolean): Promise<{ gram: string; at: number; n: number }[] | null> {
+  const letters = [...text];
+  const grams = letters.slice(0, -2).map((_, i) => letters.slice(i, i + 3).join(''));
+  if (grams.length === 0) return [];
   const { rows } = await sql<{ done: boolean; gram: string; n: number | string }>`
-    select (select done from user_search_backfill) as done, t.gram, ${gramTotal(sql`t.gram`, query.includeInactive)} as n
-    from unnest(${grams}::text[]) as t (gram)`.execute(db);
+    select (select done from user_search_backfill) as done, t.gram, ${gramTotal(sql`t.gram`, includeInactive)} as n
+    from unnest(${[...new Set(grams)]}::text[]) as t (gram)`.execute(db);
   if (!rows[0]?.done) return null;
-  const counted = rows.map((r) => ({ gram: r.gram, n: Number(r.n) })).sort((a, b) => a.n - b.n);
-  // The trigram indexes know the strings of letters and digits within words only: one holding a space or a '-'
-  // would be read as the start or end of a word, among the most common trigrams.
-  const indexed = counted.filter((c) => /^[\p{L}\p{N}]{3}$/u.test(c.gram));
-  return { bound: counted[0]?.n ?? 0, rarest: indexed.slice(0, 2).map((c) => c.gram) };
+  const counts = new Map(rows.map((r) => [r.gram, Number(r.n)]));
+  return grams.map((gram, at) => ({ gram, at, n: counts.get(gram) ?? 0 })).sort((a, b) => a.n - b.n || a.at - b.at);
 }
 
 /**
