@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { parseBenchArgs, type BenchArgs } from './args.ts';
 import { startCapturer, type Statement } from './capture.ts';
+import { pendingBackfills, readBackfills } from './backfills.ts';
 import { sizeLabel } from './dataset.ts';
 import { runFloor } from './floor.ts';
 import { runLoad } from './load.ts';
@@ -65,6 +66,8 @@ async function benchSize(target: { url: string; users: number }, args: BenchArgs
   const tokens = new Map<string, string>();
   let server: ServerProcess | undefined;
   try {
+    const pending = pendingBackfills(await readBackfills(client));
+    if (pending.length > 0) throw new Error(`${databaseName(target.url)}: backfills not through, which the server's jobs would run during the measures: ${pending.join('; ')}`);
     counts = await countRows({ run: async () => undefined, rows: async (sql) => (await client.query(sql)).rows });
     say(`${label}: sampling the scenarios' targets and making ${writes.toLocaleString('en')} pending invitations per write scenario`);
     scenarios = buildScenarios(await sampleScenarioData(client, writes)).filter((s) => selected(s.name));
