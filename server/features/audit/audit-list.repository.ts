@@ -1,7 +1,7 @@
 // Reading the journal (OpenAPI AuditEntry, AuditEntryList): the entries a filter and a scope keep, newest first
 // (ties by id), a page of them with its exact total, or batches after a key (the CSV export). Writing is
 // audit.repository.ts; what a page's sentences need is journal-lookups.repository.ts.
-import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { pageOffset, type PageRequest } from '../../core/pages.ts';
 import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
 import type { Database, JsonValue } from '../../db/schema.ts';
@@ -191,6 +191,18 @@ function idsSeekingTheDay(offset: number, size: number) {
     ) as a`;
 }
 
+/**
+ * A page of ids: its size written into the statement and no OFFSET on page 1, so that page 1 of a filter is prepared
+ * once per connection (server/db/database.ts preparedName: a parameter as LIMIT, or any OFFSET, is parsed and planned
+ * at each call; for the journal's page 1 that was most of the database's work, with its lookups' statement).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type IdsQuery<O> = SelectQueryBuilder<Database, any, O>;
+function slice<O>(query: IdsQuery<O>, page: PageRequest): IdsQuery<O> {
+  const limited = query.limit(sql.lit(page.pageSize));
+  return pageOffset(page) > 0 ? limited.offset(pageOffset(page)) : limited;
+}
+
 /** Several actions and at most a period, over the whole journal (the back office): see idsMergedByAction. */
 const byActionsAlone = (where: JournalWhere) =>
   where.actions !== undefined && where.actions.length > 1 && where.scope === null && !where.organization && !where.userId && !where.actorId && !where.search;
@@ -203,10 +215,10 @@ const byActionsAlone = (where: JournalWhere) =>
 function idsMergedByAction(db: Kysely<Database>, where: JournalWhere, page: PageRequest) {
   const reach = pageOffset(page) + page.pageSize;
   const arms = where.actions!.map((action, i) =>
-    db.selectFrom(auditEntriesMatching(db, { ...where, actions: [action] }).select(['id', 'at']).orderBy('at', 'desc').orderBy('id', 'desc').limit(reach).as(`a${i}`)).select(['id', 'at']),
+    db.selectFrom(auditEntriesMatching(db, { ...where, actions: [action] }).select(['id', 'at']).orderBy('at', 'desc').orderBy('id', 'desc').limit(sql.lit(reach)).as(`a${i}`)).select(['id', 'at']),
   );
   const merged = arms.slice(1).reduce((union, arm) => union.unionAll(arm), arms[0]!);
-  return db.selectFrom(merged.as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(page.pageSize).offset(pageOffset(page));
+  return slice(db.selectFrom(merged.as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc'), page);
 }
 
 /**
@@ -230,13 +242,13 @@ export function journalPageIds(db: Kysely<Database>, where: JournalWhere, page: 
   const concerned = byOrganizationsOnly(db, where, options.actionsCopied ?? false);
   // One organization: its index reads newest first; a scope of several: gathered (up to GATHER_SCOPE_BELOW) or walked.
   if (concerned && (where.organization || options.gather || (options.total !== undefined && options.total <= GATHER_SCOPE_BELOW))) {
-    return concerned.clearSelect().select('audit_id as id').orderBy('at', 'desc').orderBy('audit_id', 'desc').limit(page.pageSize).offset(pageOffset(page));
+    return slice(concerned.clearSelect().select('audit_id as id').orderBy('at', 'desc').orderBy('audit_id', 'desc'), page);
   }
   if (options.gather) {
-    return db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(page.pageSize).offset(pageOffset(page));
+    return slice(db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc'), page);
   }
   if (byActionsAlone(where)) return idsMergedByAction(db, where, page);
-  return auditEntriesMatching(db, where, true).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(page.pageSize).offset(pageOffset(page));
+  return slice(auditEntriesMatching(db, where, true).select('id').orderBy('at', 'desc').orderBy('id', 'desc'), page);
 }
 
 /**

@@ -47,7 +47,7 @@ async function journalWhere(db: Kysely<Database>, actor: Actor, query: JournalQu
     scope,
     where: {
       ...rest,
-      searchGrams: counted ? searchNarrowing(counted) : undefined,
+      searchGrams: counted && filter.search ? searchNarrowing(filter.search, counted) : undefined,
       organization: organization && { id: organization.id, type: organization.type },
       scope: scope ? [...scope.organizationIds] : null,
       reader: { userId: actor.userId, parentIds: scope ? [...scope.parentIds] : [] },

@@ -52,8 +52,8 @@ export async function journalLookupRows(db: Kysely<Database>, keys: JournalLooku
                                   from role_assignments ra where ra.user_id = u.id), '[]'::json))), '[]'::json)
        from users u where u.id = any(${userIds}::uuid[])) as users,
       (select coalesce(json_agg(i.id::text), '[]'::json) from invitations i where i.id = any(${invitationIds}::bigint[])) as invitations,
-      (select coalesce(json_agg(x.*), '[]'::json) from (select e.audit_id as "auditId", e.organization_id as "organizationId"
-         from audit_log_organizations e where e.audit_id = any(${entries}::bigint[])) x) as concerned,
+      (select coalesce(json_agg(json_build_object('auditId', e.audit_id, 'organizationId', e.organization_id)), '[]'::json)
+         from audit_log_organizations e where e.audit_id = any(${entries}::bigint[])) as concerned,
       (select coalesce(json_agg(json_build_object('id', o.id, 'code', o.code, 'name', o.name, 'type', o.type)), '[]'::json)
        -- Each way an organization is named, by its own index, then each organization once by its key (an OR would scan them all).
        from (select distinct k.id from (

@@ -1,5 +1,9 @@
 // Which statements the PostgreSQL driver prepares once per connection (server/db/database.ts, issue 8).
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import type { Database } from '../../../server/db/schema.ts';
+import { journalPageIds } from '../../../server/features/audit/audit-list.repository.ts';
+import { journalLookupRows } from '../../../server/features/audit/journal-lookups.repository.ts';
 
 // The names are cached per process and capped (MAX_PREPARED): other test files run in the same worker
 // (isolate: false) may have filled the cache, so these tests read a fresh copy of the module.
@@ -33,5 +37,22 @@ describe('statements prepared once per connection', () => {
 
   it('prepares a statement marked as planned alike whatever its values', () => {
     expect(preparedName(`${PREPARE_ANYWAY} select "id" from "users" where lower(email) like lower($1) limit 10 offset (select 3)`)).not.toBeNull();
+  });
+
+  it("prepares page 1 of the journal under each filter, and the statement of a page's names and labels", async () => {
+    const db = new Kysely<Database>({
+      dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() },
+    });
+    const id = '00000000-0000-4000-8000-000000000000';
+    const wheres = [{ scope: null }, { scope: null, actorId: id }, { scope: null, userId: id }, { scope: [id] }, { scope: null, organization: { id, type: 'SIREN' as const } }, { scope: null, actions: ['user.create', 'user.delete'] as ('user.create' | 'user.delete')[] }];
+    for (const where of wheres) {
+      expect(preparedName(journalPageIds(db, where, { page: 1, pageSize: 10 }, { total: 100_000 }).compile().sql), JSON.stringify(where)).not.toBeNull();
+      expect(preparedName(journalPageIds(db, where, { page: 2, pageSize: 10 }, { total: 100_000 }).compile().sql), JSON.stringify(where)).toBeNull();
+    }
+    const nodes: RootOperationNode[] = [];
+    const capture: KyselyPlugin = { transformQuery: (args) => (nodes.push(args.node), args.node), transformResult: async (args) => args.result };
+    await journalLookupRows(db.withPlugin(capture), { userIds: [id], invitationIds: ['12'], organizationIds: [id], organizationCodes: ['123456789'], entriesOf: [1] }).catch(() => undefined);
+    expect(nodes).toHaveLength(1);
+    expect(preparedName(db.getExecutor().compileQuery(nodes[0]!, { queryId: 'lookups' } as never).sql)).not.toBeNull();
   });
 });
