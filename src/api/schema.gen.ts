@@ -1137,7 +1137,7 @@ export interface components {
          */
         InvitationType: "NEW_ADMIN" | "ROLE_ASSIGNMENT";
         /** @enum {string} */
-        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "user.invitation.resend" | "invitation.create" | "invitation.approve" | "invitation.reject" | "invitation.cancel" | "invitation.expire" | "users.export" | "journal.export" | "personal-data.exported";
+        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "user.invitation.resend" | "user.dormancy.end" | "invitation.create" | "invitation.approve" | "invitation.reject" | "invitation.cancel" | "invitation.expire" | "users.export" | "journal.export" | "personal-data.exported";
         /**
          * @description Everything the portal holds about one person (getUserPersonalData). A stable structure: fields are only
          *     ever added. Dates are ISO 8601 (UTC).

@@ -82,6 +82,8 @@ export async function removePerson(deps: Pick<UsersDeps, 'db' | 'directory'>, uo
     changes: {
       ...Object.fromEntries(Object.entries(personalFields(user)).map(([field, before]) => [field, { before, after: null }])),
       assignments: { before: describeAssignments(assignments), after: [] },
+      // The warning the account was under (issue 24: the account figures count a deletion of a warned account apart).
+      ...(user.dormancy_warned_at ? { dormancyWarnedAt: { before: user.dormancy_warned_at.toISOString(), after: null } } : {}),
     },
   });
   const outcome = await erasePerson(uow, user, author);
