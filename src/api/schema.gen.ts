@@ -1017,7 +1017,8 @@ export interface paths {
          *     of these two machines has one).
          *     Scope: the back office holding USER_LIST sees every account (without it, 403, as its users list); an employer
          *     administrator the accounts of their users list (listUsers with includeInactive), and the journal's moves of the
-         *     accounts of their organizations but a back-office account's (their users list leaves it out).
+         *     accounts of their organizations but a back-office account's (their users list leaves it out: the account's row
+         *     says so, or for a deleted one its deletion's entry, whose changes record userType BACKOFFICE since migration 0035).
          */
         get: operations["getWorkflowFigures"];
         put?: never;

@@ -1,7 +1,7 @@
 // Issue 24, the account lifecycle's last moves on record: a sign-in that ends a dormancy warning is a journal entry
 // 'user.dormancy.end' by the person (its changes keep the warning's moment), filed under their organizations, written
 // with the sign-in; a sign-in of an account not warned writes nothing and costs its one statement, as before. A
-// person's permanent delete of a warned account records the warning in its entry.
+// person's permanent delete of a warned account records the warning in its entry (and of a back-office account, its type).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
 import { fixtures } from './support/fixtures.ts';
@@ -83,10 +83,12 @@ for (const backend of backends) {
       expect(await counter.during(() => signIn(warned.email))).toBeGreaterThan(base + 1);
     });
 
-    it("records the warning in a person's permanent delete of a warned account, and nothing in an unwarned one's", async () => {
+    it("records the warning in a person's permanent delete of a warned account, nothing in an unwarned one's, and a back-office account's type", async () => {
       const warned = await sleeper(WARNED_AT);
       const unwarned = await sleeper(null);
-      for (const id of [warned.id, unwarned.id]) {
+      const backOffice = await sleeper(null);
+      await db().updateTable('users').set({ user_type: 'BACKOFFICE' }).where('id', '=', backOffice.id).execute();
+      for (const id of [warned.id, unwarned.id, backOffice.id]) {
         expect((await callApi(t, { as: PERSONAS.backoffice, method: 'DELETE', route: '/api/v2/users/{id}', params: { id }, query: { hardDelete: true } })).status).toBe(204);
       }
       const [deletion] = await entriesAbout(warned.id);
@@ -94,6 +96,9 @@ for (const backend of backends) {
       const [other] = await entriesAbout(unwarned.id);
       expect(other!.action).toBe('user.delete');
       expect(other!.changes).not.toHaveProperty('dormancyWarnedAt');
+      expect(other!.changes).not.toHaveProperty('userType');
+      const [ofBackOffice] = await entriesAbout(backOffice.id);
+      expect(ofBackOffice).toMatchObject({ action: 'user.delete', changes: { userType: { before: 'BACKOFFICE', after: null } } });
     });
   });
 }

@@ -46,7 +46,8 @@ function usersInScope(db: Kysely<Database>, scope: AccountFiguresScope) {
  * an entry recorded (`recorded_warning`). An employer administrator's are read from the copy of each entry's action
  * beside its organizations once that copy is whole (`actionsCopied`, migration 0028); until its backfill is through,
  * from the entries of their organizations' period. Theirs leave out a back-office account's entries, as their users
- * list leaves the account out (a deleted account's type is not recorded: its entries count).
+ * list leaves the account out: the account's row says so, or for a deleted one its deletion's entry (changes.userType,
+ * since migration 0035; its earlier entries, the row gone, count).
  */
 function entriesOf(scope: AccountFiguresScope, actions: readonly string[], from: Date, to: Date, actionsCopied: boolean): RawBuilder<unknown> {
   const inPeriod = sql`a.at >= ${from}::timestamptz and a.at < ${to}::timestamptz`;
@@ -62,7 +63,8 @@ function entriesOf(scope: AccountFiguresScope, actions: readonly string[], from:
                     where o.organization_id = any(${organizations}::uuid[]) ${copiedAction}
                       and o.at >= ${from}::timestamptz and o.at < ${to}::timestamptz)
       and a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'
-      and not exists (select 1 from users b where b.id = case when a.entity_type = 'user' then a.entity_id::uuid end and b.user_type = 'BACKOFFICE')`;
+      and not exists (select 1 from users b where b.id = case when a.entity_type = 'user' then a.entity_id::uuid end and b.user_type = 'BACKOFFICE')
+      and (a.changes -> 'userType' ->> 'before') is distinct from 'BACKOFFICE'`;
 }
 
 function statesNow(scope: AccountFiguresScope, inScope: ReturnType<typeof usersInScope>): RawBuilder<unknown> {

@@ -133,6 +133,8 @@ for (const backend of backends) {
       // office's figures, not in the clinic administrator's (their users list leaves it out).
       const m = await account({ on: 'clinic', createdDaysAgo: 900, isActive: false, backOffice: true });
       await journal(m, 'clinic', 'user.deactivate', 1);
+      // N: a back-office account holding a role on the clinic, deleted by a person 1 day ago: the same.
+      await journal(randomUUID(), 'clinic', 'user.delete', 1, 'person', { userType: { before: 'BACKOFFICE', after: null } });
     });
     afterAll(async () => {
       await t?.close();
@@ -150,14 +152,15 @@ for (const backend of backends) {
         ['deactivated', 'now'],
         ['deleted', 'period'],
       ]);
-      expect(added('backoffice@portail.test', body)).toEqual({ active: 4, dormantWarned: 1, deactivated: 5, deleted: 3 });
+      expect(added('backoffice@portail.test', body)).toEqual({ active: 4, dormantWarned: 1, deactivated: 5, deleted: 4 });
       // Created within 7 days: A, G, H.
       expect(body.started).toBe(3);
       expect(moves(body)).toEqual([
         ['active', 'dormantWarned', 'isWarningDue', 1, 365 * DAYS],
         // D (18 days), H (1 day) and M, whose creation the journal does not hold (no time).
         ['active', 'deactivated', 'isPersonMove', 3, 9.5 * DAYS],
-        ['active', 'deleted', 'isPersonMove', 1, 5 * DAYS],
+        // G (5 days) and N, whose creation the journal does not hold.
+        ['active', 'deleted', 'isPersonMove', 2, 5 * DAYS],
         // J (10 days warned) and K (29 days).
         ['dormantWarned', 'active', null, 2, 19.5 * DAYS],
         ['dormantWarned', 'deactivated', 'isPersonMove', 1, 17 * DAYS],
@@ -185,8 +188,9 @@ for (const backend of backends) {
       const clinic: Figures = (await figuresAs('admin.clinique@portail.test')).body;
       expect(added('admin.clinique@portail.test', clinic)).toEqual({ active: 4, dormantWarned: 1, deactivated: 3, deleted: 3 });
       expect(clinic.started).toBe(2);
-      // D alone: neither H (the EHPAD's) nor M (a back-office account, not in their users list).
+      // D alone: neither H (the EHPAD's) nor M (a back-office account, not in their users list); G, not N.
       expect(clinic.transitions[1]).toMatchObject({ count: 1, medianSeconds: 18 * DAYS });
+      expect(clinic.transitions[2]).toMatchObject({ count: 1, medianSeconds: 5 * DAYS });
       expect(clinic.transitions.filter((x) => x.from === 'dormantWarned' && x.guard !== 'canSystemDeactivate').map((x) => [x.to, x.count])).toEqual([
         ['active', 2],
         ['deactivated', 1],
@@ -212,7 +216,7 @@ for (const backend of backends) {
       expect(answer.status).toBe(200);
       expect(answer.headers['content-disposition']).toBe('attachment; filename="account-lifecycle-7j-2026-06-15.csv"');
       const records = readCsv(answer.body as string, ['Type', 'De', 'Vers', 'Événement', 'Condition', 'Nombre', 'Durée médiane (secondes)', 'Période (jours)']);
-      expect(records[4]).toEqual(['État (période)', '', 'deleted', '', '', '3', '', '7']);
+      expect(records[4]).toEqual(['État (période)', '', 'deleted', '', '', '4', '', '7']);
       expect(records[5]).toEqual(['Entrée', '', 'active', '', '', '3', '', '7']);
       expect(records[9]).toEqual(['Transition', 'dormantWarned', 'active', 'account.signIn', '', '2', String(19.5 * DAYS), '7']);
       expect(records[11]).toEqual(['Transition', 'dormantWarned', 'deactivated', 'account.deactivate', 'canSystemDeactivate', '1', String(35 * DAYS), '7']);
