@@ -51,7 +51,9 @@ function usersInScope(db: Kysely<Database>, scope: AccountFiguresScope) {
  */
 function entriesOf(scope: AccountFiguresScope, actions: readonly string[], from: Date, to: Date, actionsCopied: boolean): RawBuilder<unknown> {
   const inPeriod = sql`a.at >= ${from}::timestamptz and a.at < ${to}::timestamptz`;
-  const columns = sql`a.id, a.at, a.action, a.entity_id, a.actor_id, a.changes -> 'dormancyWarnedAt' ->> 'before' as recorded_warning`;
+  // The changes read (detoasted) only for the entries that may record a warning.
+  const columns = sql`a.id, a.at, a.action, a.entity_id, a.actor_id,
+    case when a.action in ('user.delete', 'user.dormancy.end') then a.changes -> 'dormancyWarnedAt' ->> 'before' end as recorded_warning`;
   if (scope.kind === 'all') {
     return sql`select ${columns} from audit_log a
       where a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'`;
@@ -64,7 +66,7 @@ function entriesOf(scope: AccountFiguresScope, actions: readonly string[], from:
                       and o.at >= ${from}::timestamptz and o.at < ${to}::timestamptz)
       and a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'
       and not exists (select 1 from users b where b.id = case when a.entity_type = 'user' then a.entity_id::uuid end and b.user_type = 'BACKOFFICE')
-      and (a.changes -> 'userType' ->> 'before') is distinct from 'BACKOFFICE'`;
+      and case when a.action = 'user.delete' then (a.changes -> 'userType' ->> 'before') is distinct from 'BACKOFFICE' else true end`;
 }
 
 function statesNow(scope: AccountFiguresScope, inScope: ReturnType<typeof usersInScope>): RawBuilder<unknown> {
