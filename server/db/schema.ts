@@ -156,6 +156,8 @@ export type AuditAction =
   | 'user.email.confirm'
   /** Migration 0016: a new account set-up link sent to a user who never signed in. */
   | 'user.invitation.resend'
+  /** Migration 0035: a sign-in that ended a dormancy warning (by the person; changes.dormancyWarnedAt: the warning). */
+  | 'user.dormancy.end'
   | 'invitation.create'
   | 'invitation.approve'
   | 'invitation.reject'

@@ -1003,16 +1003,22 @@ export interface paths {
          *     dormancy), deactivated; a deleted account no longer exists, so `deleted` counts the accounts deleted during the
          *     period (`measure: period`). `started`: the accounts created during the period (the journal's user.create). The
          *     moves come from the journal (user.deactivate, user.reactivate, user.delete; by 'Système': the dormancy jobs,
-         *     guards canSystemDeactivate and canSystemDelete; by a person: isPersonMove) and from the users' rows (the
-         *     warnings still on record: a warning a sign-in or a reactivation ended is no longer kept). A sign-in that ends a
-         *     warning, and a person's deletion of a warned account, are not recorded by the portal: their `count` is null
-         *     (a deletion of an active account, warned or not, counts on active → deleted). A person's deactivation leaves
+         *     guards canSystemDeactivate and canSystemDelete; by a person: isPersonMove; user.dormancy.end: a sign-in that
+         *     ended a warning, dormantWarned → active) and from the users' rows (the warnings still on record: a warning a
+         *     sign-in or a reactivation ended is no longer kept). A person's deletion leaves deactivated when the journal's
+         *     previous entry about the account is a deactivation, else dormantWarned when its entry records a warning
+         *     (changes.dormancyWarnedAt), else active: each deletion counts on one arrow. The ends of warnings and the
+         *     warnings of deletions are recorded since migration 0035: before it, a sign-in that ended a warning is not
+         *     counted, and a person's deletion of a warned account counts on active → deleted. A person's deactivation leaves
          *     dormantWarned when the account, still deactivated, keeps its warning, else active. Times spent: since the
-         *     warning (dormantWarned), the account's previous deactivation in the journal (deactivated), its creation or
-         *     reactivation in the journal (active; for a warning, its latest sign-in, creation or reactivation).
+         *     warning (dormantWarned: the account's, or the one its entry recorded), the account's previous deactivation in
+         *     the journal (deactivated), its creation, reactivation or end of a warning in the journal (active; for a
+         *     warning, its latest sign-in, creation or reactivation). `count` null: a move the data keeps no record of (none
+         *     of these two machines has one).
          *     Scope: the back office holding USER_LIST sees every account (without it, 403, as its users list); an employer
          *     administrator the accounts of their users list (listUsers with includeInactive), and the journal's moves of the
-         *     accounts of their organizations.
+         *     accounts of their organizations but a back-office account's (their users list leaves it out: the account's row
+         *     says so, or for a deleted one its deletion's entry, whose changes record userType BACKOFFICE since migration 0035).
          */
         get: operations["getWorkflowFigures"];
         put?: never;
@@ -1137,7 +1143,7 @@ export interface components {
          */
         InvitationType: "NEW_ADMIN" | "ROLE_ASSIGNMENT";
         /** @enum {string} */
-        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "user.invitation.resend" | "invitation.create" | "invitation.approve" | "invitation.reject" | "invitation.cancel" | "invitation.expire" | "users.export" | "journal.export" | "personal-data.exported";
+        AuditAction: "user.create" | "user.update" | "user.roles" | "user.deactivate" | "user.reactivate" | "user.delete" | "user.email.request" | "user.email.confirm" | "user.invitation.resend" | "user.dormancy.end" | "invitation.create" | "invitation.approve" | "invitation.reject" | "invitation.cancel" | "invitation.expire" | "users.export" | "journal.export" | "personal-data.exported";
         /**
          * @description Everything the portal holds about one person (getUserPersonalData). A stable structure: fields are only
          *     ever added. Dates are ISO 8601 (UTC).

@@ -9,6 +9,7 @@ export const JOURNAL_ACTION_GROUP_KEYS = [
   'roles',
   'deactivation',
   'reactivation',
+  'dormancyEnd',
   'deletion',
   'invitationResent',
   'requestCreated',

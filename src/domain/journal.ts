@@ -10,6 +10,7 @@ export const JOURNAL_ACTION_GROUPS: Readonly<Record<JournalActionGroup, readonly
   roles: ['user.roles'],
   deactivation: ['user.deactivate'],
   reactivation: ['user.reactivate'],
+  dormancyEnd: ['user.dormancy.end'],
   deletion: ['user.delete'],
   invitationResent: ['user.invitation.resend'],
   requestCreated: ['invitation.create'],

@@ -29,6 +29,7 @@ export const frJournal = {
     roles: 'Rôles attribués ou retirés',
     deactivation: 'Désactivations',
     reactivation: 'Réactivations',
+    dormancyEnd: "Avertissements d'inactivité levés",
     deletion: 'Suppressions',
     invitationResent: 'Invitations renvoyées',
     requestCreated: 'Demandes créées',

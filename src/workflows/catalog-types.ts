@@ -25,8 +25,8 @@ export interface WorkflowEntry {
    * GET /api/v2/workflows/{id}/figures (the server's figures source of the same id).
    */
   serverFigures?: boolean;
-  /** What its figures count, where the data says less than the machine (shown under the figures' tables). */
-  figuresNote?: string;
+  /** What its figures count, where the data says less than the machine (shown under the figures' tables, a paragraph each). */
+  figuresNote?: readonly string[];
 }
 
 /** The model-based test numbers of one machine, as `npm run charts` measured them. */

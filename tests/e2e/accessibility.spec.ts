@@ -369,7 +369,7 @@ test('back office: the chooser, assign-existing, the developer pages', async ({ 
   await expect(lifecycle.getByRole('img').locator('svg')).toContainText('actuellement');
   const accounts = page.getByRole('region', { name: "Cycle de vie d'un compte (serveur)" });
   await expect(accounts.getByRole('table', { name: /^Transitions des 30 derniers jours/ })).toBeVisible();
-  await expect(accounts.getByRole('img').locator('svg')).toContainText('non enregistré');
+  await expect(accounts.getByRole('img').locator('svg')).toContainText('account.signIn · ');
   await checkScreen(page, '/workflows', titled('Workflows'));
 });
 

@@ -87,7 +87,7 @@ function fieldText(field: string, value: JsonValue | undefined, lookups: Journal
   if (field === 'invitationId' && (typeof value === 'number' || typeof value === 'string')) return `n° ${value}`;
   if (field === 'filters') return filtersText(value, lookups);
   if (field === 'metadata' && typeof value === 'string') return metadataText(value);
-  if (field === 'invitationSentAt' && typeof value === 'string') return frenchDateTime(value) || null;
+  if ((field === 'invitationSentAt' || field === 'dormancyWarnedAt') && typeof value === 'string') return frenchDateTime(value) || null;
   return valueText(field, value);
 }
 

@@ -3,7 +3,7 @@
 // database comes looked up once per page (JournalLookups).
 import type { AuditAction, AuditEntityType, JsonValue } from '../../db/schema.ts';
 import { detailText, journalDetails, roleChangeOf, rolesGivenAndTaken, type JournalDetail } from './journal-details.model.ts';
-import { formatCount, organizationLabel, roleLabel, roleOnOrganization, type JournalLookups, type JournalOrganizationRef } from './journal-text.model.ts';
+import { formatCount, frenchLongDate, organizationLabel, roleLabel, roleOnOrganization, type JournalLookups, type JournalOrganizationRef } from './journal-text.model.ts';
 
 /** An entry as stored (audit_log), with the organizations it concerns. */
 export interface JournalRow {
@@ -115,6 +115,12 @@ function sentenceOf(row: JournalRow, author: string, subject: JournalSubject, de
     }
     case 'user.invitation.resend':
       return `${author} a renvoyé l'invitation à ${person}.`;
+    case 'user.dormancy.end': {
+      // By the person themselves, whose sign-in ended the warning.
+      const warned = changes.dormancyWarnedAt;
+      const day = frenchLongDate(warned !== null && typeof warned === 'object' && !Array.isArray(warned) ? warned.before : undefined);
+      return `${author} a levé l'avertissement d'inactivité${day ? ` du ${day}` : ''} en se connectant.`;
+    }
     case 'invitation.create': {
       const role = text(changes.roleCode);
       const code = text(changes.organizationCode);

@@ -50,6 +50,17 @@ export function formatCount(n: number): string {
   return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 }
 
+const PARIS_LONG_DATE = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', day: 'numeric', month: 'long', year: 'numeric' });
+
+/** '2026-10-12T07:30:00Z' → '12 octobre 2026' (the day in Europe/Paris; the first of a month '1er'); not a date: null. */
+export function frenchLongDate(value: unknown): string | null {
+  if (typeof value !== 'string' || value === '') return null;
+  const moment = new Date(value);
+  if (Number.isNaN(moment.getTime())) return null;
+  const parts = Object.fromEntries(PARIS_LONG_DATE.formatToParts(moment).map((p) => [p.type, p.value]));
+  return `${parts.day === '1' ? '1er' : parts.day} ${parts.month} ${parts.year}`;
+}
+
 /** Each field's French label, in the order the profile shows them (the journal's details read in it). */
 export const FIELD_LABELS: Record<string, string> = {
   firstName: 'Prénom',
@@ -68,6 +79,7 @@ export const FIELD_LABELS: Record<string, string> = {
   roles: 'Rôles',
   added: 'Rôles',
   invitationSentAt: 'Invitation envoyée le',
+  dormancyWarnedAt: "Avertissement d'inactivité",
   userType: 'Type de compte',
   permissions: 'Permissions',
   invitationId: 'Demande',
@@ -94,6 +106,7 @@ export const JOURNAL_ACTION_LABELS: Record<AuditAction, string> = {
   'user.email.request': "Changement d'adresse demandé",
   'user.email.confirm': "Changement d'adresse confirmé",
   'user.invitation.resend': 'Invitation renvoyée',
+  'user.dormancy.end': "Fin d'un avertissement d'inactivité",
   'invitation.create': 'Demande créée',
   'invitation.approve': 'Demande approuvée',
   'invitation.reject': 'Demande rejetée',

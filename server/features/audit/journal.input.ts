@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'user.email.request',
   'user.email.confirm',
   'user.invitation.resend',
+  'user.dormancy.end',
   'invitation.create',
   'invitation.approve',
   'invitation.reject',

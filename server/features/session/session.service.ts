@@ -4,8 +4,11 @@ import type { Actor } from '../../core/actor.ts';
 import { unauthenticated } from '../../core/errors.ts';
 import { requireActive } from '../../core/policy.ts';
 import type { Database } from '../../db/schema.ts';
+import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
+import { writeAudit } from '../audit/audit.repository.ts';
+import { userAuditEntry } from '../users/users.model.ts';
 import { loadActor } from './actor.repository.ts';
-import { loadCurrentUserBySubject, recordSignIn, type CurrentUser } from './current-user.repository.ts';
+import { endDormancyWarning, loadCurrentUserBySubject, recordSignIn, type CurrentUser } from './current-user.repository.ts';
 
 export const NO_PORTAL_ACCOUNT = 'Aucun compte du portail ne correspond à cette identité.';
 
@@ -16,7 +19,27 @@ export interface Principal {
   signedInAt: number;
 }
 
-export function sessionService({ db }: { db: Kysely<Database> }) {
+export function sessionService({ db, log }: { db: Kysely<Database>; log?: StepLog }) {
+  /**
+   * A sign-in of a warned account: the warning ends and the journal says so ('user.dormancy.end', by the person,
+   * the warning's moment in its changes, under their organizations), whole or not at all.
+   */
+  const endWarning = (user: CurrentUser, at: Date) =>
+    inTransaction(
+      db,
+      async ({ trx }) => {
+        const warnedAt = await endDormancyWarning(trx, user.id, at);
+        if (warnedAt === null) return;
+        const person = { id: user.id, first_name: user.firstName, last_name: user.lastName, email: user.email };
+        await writeAudit(trx, {
+          ...userAuditEntry({ userId: user.id, email: user.email }, person, user.organizations.map((o) => ({ organizationId: o.id }))),
+          action: 'user.dormancy.end',
+          changes: { dormancyWarnedAt: { before: warnedAt.toISOString(), after: null } },
+        });
+      },
+      log,
+    );
+
   return {
     /** The active actor of a token's subject: 401 when no portal account has it, 403 when the account is inactive. */
     async activeActor(subject: string): Promise<Actor> {
@@ -32,7 +55,8 @@ export function sessionService({ db }: { db: Kysely<Database> }) {
       if (!user) throw unauthenticated(NO_PORTAL_ACCOUNT);
       const signedInAt = new Date(principal.signedInAt * 1000);
       if (principal.signedInAt > 0 && (!user.lastLoginAt || new Date(user.lastLoginAt) < signedInAt)) {
-        await recordSignIn(db, user.id, signedInAt);
+        // One statement for an account not warned; a warned one's sign-in is recorded with the warning it ends.
+        if (!(await recordSignIn(db, user.id, signedInAt))) await endWarning(user, signedInAt);
         user.lastLoginAt = signedInAt.toISOString();
       }
       return user;

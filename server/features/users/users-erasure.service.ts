@@ -82,6 +82,10 @@ export async function removePerson(deps: Pick<UsersDeps, 'db' | 'directory'>, uo
     changes: {
       ...Object.fromEntries(Object.entries(personalFields(user)).map(([field, before]) => [field, { before, after: null }])),
       assignments: { before: describeAssignments(assignments), after: [] },
+      // For the account figures (issue 24): the warning the account was under (a deletion of a warned account counts
+      // apart), and a back-office account's type (an employer administrator's figures leave it out, as their list).
+      ...(user.dormancy_warned_at ? { dormancyWarnedAt: { before: user.dormancy_warned_at.toISOString(), after: null } } : {}),
+      ...(user.user_type === 'BACKOFFICE' ? { userType: { before: user.user_type, after: null } } : {}),
     },
   });
   const outcome = await erasePerson(uow, user, author);

@@ -1,12 +1,15 @@
 // The account lifecycle's figures in SQL (issue 24): one statement, so one snapshot.
 // - Now: for the back office, the users' kept totals by is_active (user_counts, migration 0004) less the warned
 //   accounts (users_dormancy_warned_idx, migration 0022); for an employer administrator, the users of their list.
-// - The journal's entries of the period (user.create: `started`) and moves (user.deactivate, user.reactivate, user.delete):
-//   for the back office, one range of audit_log_action_at_idx per action; for an employer administrator, one range
-//   of audit_log_organizations_org_action_idx per organization and action (migration 0028). Each move's previous
-//   creation, reactivation or deactivation of the same account (audit_log_entity_at_idx) dates the entry into its
-//   source state; the account's row, when it is still there, tells whether a person's deactivation left a warned
-//   account (a deactivation keeps the warning; a reactivation clears it).
+// - The journal's entries of the period (user.create: `started`) and moves (user.deactivate, user.reactivate,
+//   user.delete, user.dormancy.end): for the back office, one range of audit_log_action_at_idx per action; for an
+//   employer administrator, one range of audit_log_organizations_org_action_idx per organization and action
+//   (migration 0028), less the entries of a back-office account (their users list leaves it out). Each move's previous
+//   creation, reactivation, deactivation or end of a warning of the same account (audit_log_entity_at_idx) dates the
+//   entry into its source state; the account's row, when it is still there, tells whether a person's deactivation
+//   left a warned account (a deactivation keeps the warning; a reactivation clears it). A sign-in that ended a
+//   warning (user.dormancy.end, since migration 0035) and a deletion of a warned account record the warning's
+//   moment (changes.dormancyWarnedAt), which dates their time in dormantWarned.
 // - The warnings still on record (dormancy_warned_at in the period: users_dormancy_warned_at_idx, migration 0032),
 //   with the time since the account's latest sign-in, creation or reactivation (the dormancy clock).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
@@ -29,8 +32,8 @@ export interface AccountFiguresRow {
 }
 
 /** The journal's moves of an account; a creation is an entry (`started`), and dates the time active before a move. */
-const MOVES = ['user.deactivate', 'user.reactivate', 'user.delete'];
-const ENTERING = ['user.create', 'user.reactivate', 'user.deactivate'];
+const MOVES = ['user.deactivate', 'user.reactivate', 'user.delete', 'user.dormancy.end'];
+const ENTERING = ['user.create', 'user.reactivate', 'user.deactivate', 'user.dormancy.end'];
 
 /** The ids of the users of the caller's list (listUsers with includeInactive), or null for every user. */
 function usersInScope(db: Kysely<Database>, scope: AccountFiguresScope) {
@@ -39,23 +42,31 @@ function usersInScope(db: Kysely<Database>, scope: AccountFiguresScope) {
 }
 
 /**
- * The journal's entries of the period about accounts with one of these actions, within the scope. An employer
- * administrator's are read from the copy of each entry's action beside its organizations once that copy is whole
- * (`actionsCopied`, migration 0028); until its backfill is through, from the entries of their organizations' period.
+ * The journal's entries of the period about accounts with one of these actions, within the scope, with the warning
+ * an entry recorded (`recorded_warning`). An employer administrator's are read from the copy of each entry's action
+ * beside its organizations once that copy is whole (`actionsCopied`, migration 0028); until its backfill is through,
+ * from the entries of their organizations' period. Theirs leave out a back-office account's entries, as their users
+ * list leaves the account out: the account's row says so, or for a deleted one its deletion's entry (changes.userType,
+ * since migration 0035; its earlier entries, the row gone, count).
  */
 function entriesOf(scope: AccountFiguresScope, actions: readonly string[], from: Date, to: Date, actionsCopied: boolean): RawBuilder<unknown> {
   const inPeriod = sql`a.at >= ${from}::timestamptz and a.at < ${to}::timestamptz`;
+  // The changes read (detoasted) only for the entries that may record a warning.
+  const columns = sql`a.id, a.at, a.action, a.entity_id, a.actor_id,
+    case when a.action in ('user.delete', 'user.dormancy.end') then a.changes -> 'dormancyWarnedAt' ->> 'before' end as recorded_warning`;
   if (scope.kind === 'all') {
-    return sql`select a.id, a.at, a.action, a.entity_id, a.actor_id from audit_log a
+    return sql`select ${columns} from audit_log a
       where a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'`;
   }
   const organizations = [...scope.reach.organizationIds];
   const copiedAction = actionsCopied ? sql`and o.action = any(${actions}::text[])` : sql``;
-  return sql`select a.id, a.at, a.action, a.entity_id, a.actor_id from audit_log a
+  return sql`select ${columns} from audit_log a
     where a.id in (select o.audit_id from audit_log_organizations o
                     where o.organization_id = any(${organizations}::uuid[]) ${copiedAction}
                       and o.at >= ${from}::timestamptz and o.at < ${to}::timestamptz)
-      and a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'`;
+      and a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'
+      and not exists (select 1 from users b where b.id = case when a.entity_type = 'user' then a.entity_id::uuid end and b.user_type = 'BACKOFFICE')
+      and case when a.action = 'user.delete' then (a.changes -> 'userType' ->> 'before') is distinct from 'BACKOFFICE' else true end`;
 }
 
 function statesNow(scope: AccountFiguresScope, inScope: ReturnType<typeof usersInScope>): RawBuilder<unknown> {
@@ -92,21 +103,24 @@ export function accountFiguresQuery(db: Kysely<Database>, scope: AccountFiguresS
     moves as (
       select
         case when e.action = 'user.reactivate' then 'deactivated'
+             when e.action = 'user.dormancy.end' then 'dormantWarned'
              when e.action = 'user.deactivate' and (e.actor_id is null or (not u.is_active and u.dormancy_warned_at is not null)) then 'dormantWarned'
              when e.action = 'user.deactivate' then 'active'
              when e.actor_id is null or p.action = 'user.deactivate' then 'deactivated'
+             when e.recorded_warning is not null then 'dormantWarned'
              else 'active' end as source,
-        case e.action when 'user.reactivate' then 'active' when 'user.deactivate' then 'deactivated' else 'deleted' end as target,
-        case when e.action = 'user.reactivate' then null when e.actor_id is null then 'system' else 'person' end as mover,
-        e.at, p.action as previous, p.at as previous_at, u.dormancy_warned_at as warned_at
+        case e.action when 'user.reactivate' then 'active' when 'user.dormancy.end' then 'active' when 'user.deactivate' then 'deactivated' else 'deleted' end as target,
+        case when e.action in ('user.reactivate', 'user.dormancy.end') then null when e.actor_id is null then 'system' else 'person' end as mover,
+        e.at, p.action as previous, p.at as previous_at, coalesce(u.dormancy_warned_at, e.recorded_warning::timestamptz) as warned_at
       from e
       -- Each looked up by its key, and only where it tells something: the row for a deactivation (a person's: was the
-      -- account warned; the portal's: since when), the previous entry for every other move.
+      -- account warned; the portal's: since when), the previous entry for every other move but the end of a warning
+      -- (its entry records the warning).
       left join lateral (select users.is_active, users.dormancy_warned_at from users where users.id = e.entity_id::uuid and e.action = 'user.deactivate' limit 1) u on true
       left join lateral (
         select p.action, p.at from audit_log p
          where p.entity_type = 'user' and p.entity_id = e.entity_id and p.action = any(${ENTERING}::text[])
-           and (p.at, p.id) < (e.at, e.id) and not (e.action = 'user.deactivate' and e.actor_id is null)
+           and (p.at, p.id) < (e.at, e.id) and not (e.action = 'user.deactivate' and e.actor_id is null) and e.action <> 'user.dormancy.end'
          order by p.at desc, p.id desc limit 1) p on true
     ),
     timed as (
@@ -114,7 +128,7 @@ export function accountFiguresQuery(db: Kysely<Database>, scope: AccountFiguresS
         date_part('epoch', m.at - case
           when m.source = 'dormantWarned' then m.warned_at
           when m.source = 'deactivated' and m.previous = 'user.deactivate' then m.previous_at
-          when m.source = 'active' and m.previous in ('user.create', 'user.reactivate') then m.previous_at end) as seconds
+          when m.source = 'active' and m.previous in ('user.create', 'user.reactivate', 'user.dormancy.end') then m.previous_at end) as seconds
       from moves m
     )
     ${statesNow(scope, inScope)}

@@ -70,11 +70,6 @@ const requestFigures = figuresSource({
 
 /** The guard of a move by who made it: a person's, or the portal's (the dormancy jobs). */
 const ACCOUNT_GUARDS = { person: 'isPersonMove', system: { deactivated: 'canSystemDeactivate', deleted: 'canSystemDelete' } } as const;
-/** The moves the portal keeps no record of (account-figures.repository.ts): a null count, never a zero. */
-const UNRECORDED_ACCOUNT_MOVES = [
-  { from: 'dormantWarned', to: 'active', count: null, medianSeconds: null },
-  { from: 'dormantWarned', to: 'deleted', guard: 'isPersonMove', count: null, medianSeconds: null },
-];
 
 /** The accounts: the states now, a deleted account counted over the period (it no longer exists). */
 const accountFigures = figuresSource({
@@ -94,7 +89,7 @@ const accountFigures = figuresSource({
       states: { ...Object.fromEntries(rows.filter((r) => r.kind === 'state').map((r) => [r.source!, r.n])), deleted },
       periodStates: ['deleted'],
       started: rows.find((r) => r.kind === 'started')?.n ?? 0,
-      moves: [...moves, ...UNRECORDED_ACCOUNT_MOVES],
+      moves,
     };
   },
   keep: {

@@ -29,8 +29,8 @@ export interface WorkflowFiguresProps {
   figures: FiguresView;
   /** The figures' CSV download (a flow the screen gives). */
   exportControl: ReactNode;
-  /** What the figures of this machine count, where it needs saying (the catalog's). */
-  note?: string;
+  /** What the figures of this machine count, where it needs saying (the catalog's): a paragraph each. */
+  note?: readonly string[];
 }
 
 /** Beside a server machine's chart: the period, the same figures as the chart in two tables, and their CSV download. */
@@ -111,7 +111,7 @@ export function WorkflowFigures({ workflowId, title, days, periods, onPeriodChan
           <div id={`${selectId}-median`} className="space-y-1 text-xs text-slate-600">
             <p>{t.medianNote}</p>
             {figures.tables.transitions.some((row) => row.count === null) && <p>{t.unrecordedNote}</p>}
-            {note && <p>{note}</p>}
+            {note?.map((paragraph) => <p key={paragraph}>{paragraph}</p>)}
           </div>
         </div>
       )}

@@ -64,6 +64,25 @@ describe('the journal sentences', () => {
     expect(sentence(row('personal-data.exported', { format: 'json' }, { actorId: ZOE, actorName: 'Zoé Bonnet', actorEmail: 'zoe.bonnet@exemple.fr' }))).toBe('Zoé Bonnet a téléchargé ses données personnelles.');
   });
 
+  it('tells a sign-in that ended a dormancy warning, by the person, with the day of the warning in Paris (issue 24)', () => {
+    const own = { actorId: ZOE, actorName: 'Zoé Bonnet', actorEmail: 'zoe.bonnet@exemple.fr' };
+    const ended = row('user.dormancy.end', { dormancyWarnedAt: { before: '2026-10-11T22:30:00.000Z', after: null } }, own);
+    expect(readableEntry(ended, lookups())).toMatchObject({
+      sentence: "Zoé Bonnet a levé l'avertissement d'inactivité du 12 octobre 2026 en se connectant.",
+      details: [{ field: 'dormancyWarnedAt', label: "Avertissement d'inactivité", before: '12/10/2026 00:30', after: null }],
+    });
+    expect(sentence(row('user.dormancy.end', { dormancyWarnedAt: { before: '2026-11-01T08:00:00.000Z', after: null } }, own))).toBe(
+      "Zoé Bonnet a levé l'avertissement d'inactivité du 1er novembre 2026 en se connectant.",
+    );
+    // A deletion keeps the warning the account was under in its details; its sentence is the same.
+    const deleted = readableEntry(row('user.delete', { firstName: { before: 'Zoé', after: null }, dormancyWarnedAt: { before: '2026-10-11T22:30:00.000Z', after: null } }), lookups());
+    expect(deleted.sentence).toBe('Béatrice Marchand a supprimé Zoé Bonnet.');
+    expect(deleted.details.map((d) => [d.label, d.before, d.after])).toEqual([
+      ['Prénom', 'Zoé', null],
+      ["Avertissement d'inactivité", '12/10/2026 00:30', null],
+    ]);
+  });
+
   it("writes the issue's examples exactly", () => {
     expect(sentence(row('user.deactivate', { isActive: { before: true, after: false } }))).toBe('Béatrice Marchand a désactivé Zoé Bonnet.');
     expect(sentence(row('user.roles', { assignments: { before: [], after: ['78744179900012 COMPTABLE'] } }, { actorId: CLAIRE, entityId: NOEL }))).toBe(
@@ -88,6 +107,7 @@ describe('the journal sentences', () => {
       'user.email.request': { pendingEmail: { before: null, after: 'zoe@nouveau.fr' } },
       'user.email.confirm': { email: { before: 'zoe.bonnet@exemple.fr', after: 'zoe@nouveau.fr' }, pendingEmail: { before: 'zoe@nouveau.fr', after: null } },
       'user.invitation.resend': { invitationSentAt: { before: '2026-11-01T08:00:00.000Z', after: '2026-11-27T08:00:00.000Z' } },
+      'user.dormancy.end': { dormancyWarnedAt: { before: '2026-11-01T08:00:00.000Z', after: null } },
       'invitation.create': { inviteeEmail: 'thomas.guerin@exemple.fr', invitationType: 'ROLE_ASSIGNMENT', organizationCode: '787441799', roleCode: 'ADMIN_ADHERENT' },
       'invitation.approve': { status: { before: 'PENDING', after: 'APPROVED' }, userId: NOEL, userCreated: false },
       'invitation.reject': { status: { before: 'PENDING', after: 'REJECTED' }, rejectionReason: 'Dossier incomplet' },
@@ -108,6 +128,7 @@ describe('the journal sentences', () => {
       'user.email.request': "Béatrice Marchand a demandé le changement de l'adresse e-mail de Zoé Bonnet pour « zoe@nouveau.fr ».",
       'user.email.confirm': 'Béatrice Marchand a confirmé la nouvelle adresse e-mail de Zoé Bonnet « zoe@nouveau.fr ».',
       'user.invitation.resend': "Béatrice Marchand a renvoyé l'invitation à Zoé Bonnet.",
+      'user.dormancy.end': "Béatrice Marchand a levé l'avertissement d'inactivité du 1er novembre 2026 en se connectant.",
       'invitation.create': 'Béatrice Marchand a créé la demande n° 36 de thomas.guerin@exemple.fr : rôle Admin Adhérent sur Clinique des Tilleuls (SIREN 787 441 799).',
       'invitation.approve': 'Béatrice Marchand a approuvé la demande n° 36 de thomas.guerin@exemple.fr.',
       'invitation.reject': 'Béatrice Marchand a rejeté la demande n° 36 de thomas.guerin@exemple.fr : « Dossier incomplet ».',

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAudit } from '../../../server/features/audit/audit.repository.ts';
 import { userAuditEntry } from '../../../server/features/users/users.model.ts';
-import type { AuditAction } from '../../../server/db/schema.ts';
+import type { AuditAction, JsonValue } from '../../../server/db/schema.ts';
 import { backends } from '../db/test-databases.ts';
 import { callApi, send } from '../support/api.ts';
 import { readCsv } from '../support/csv.ts';
@@ -30,6 +30,8 @@ interface Account {
   warnedDaysAgo?: number;
   systemDeactivatedDaysAgo?: number;
   reactivatedDaysAgo?: number;
+  /** A back-office account (holding a role on `on` all the same). */
+  backOffice?: boolean;
 }
 type Figures = { states: { state: string; count: number; measure: string }[]; transitions: { from: string; to: string; guard: string | null; count: number | null; medianSeconds: number | null }[]; started: number };
 
@@ -55,7 +57,7 @@ for (const backend of backends) {
           email,
           first_name: 'Chiffre',
           last_name: 'Compte',
-          user_type: 'ORGANIZATION',
+          user_type: a.backOffice ? 'BACKOFFICE' : 'ORGANIZATION',
           is_active: a.isActive ?? true,
           created_at: ago(a.createdDaysAgo),
           last_login_at: a.lastLoginDaysAgo === undefined ? null : ago(a.lastLoginDaysAgo),
@@ -69,11 +71,11 @@ for (const backend of backends) {
       return row.id;
     }
 
-    /** A journal entry about account `id` of `on`, `daysAgo` days ago, by the back office or by the portal ('Système'). */
-    async function journal(id: string, on: Org, action: AuditAction, daysAgo: number, by: 'person' | 'system' = 'person') {
-      const author = by === 'system' ? { userId: null, email: null, isSystem: true as const } : backoffice;
+    /** A journal entry about account `id` of `on`, `daysAgo` days ago, by the back office, the portal ('Système') or the person. */
+    async function journal(id: string, on: Org, action: AuditAction, daysAgo: number, by: 'person' | 'system' | 'self' = 'person', changes: Record<string, JsonValue> = {}) {
+      const author = by === 'system' ? { userId: null, email: null, isSystem: true as const } : by === 'self' ? { userId: id, email: 'compte@exemple-test.fr' } : backoffice;
       const entry = userAuditEntry(author, { id, first_name: 'Chiffre', last_name: 'Compte', email: 'compte@exemple-test.fr' }, [{ organizationId: orgs[on] }]);
-      await writeAudit(db(), { ...entry, action, changes: {} });
+      await writeAudit(db(), { ...entry, action, changes });
       const { id: auditId } = await db().selectFrom('audit_log').select('id').where('entity_id', '=', id).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
       await db().updateTable('audit_log').set({ at: ago(daysAgo) }).where('id', '=', auditId).execute();
       await db().updateTable('audit_log_organizations').set({ at: ago(daysAgo) }).where('audit_id', '=', auditId).execute();
@@ -117,6 +119,22 @@ for (const backend of backends) {
       const h = await account({ on: 'ehpad', createdDaysAgo: 2, isActive: false });
       await journal(h, 'ehpad', 'user.create', 2);
       await journal(h, 'ehpad', 'user.deactivate', 1);
+      // J: warned 12 days ago, signed in 2 days ago, ending the warning (10 days warned): active.
+      const warning = (daysAgo: number) => ({ dormancyWarnedAt: { before: ago(daysAgo).toISOString(), after: null } });
+      const j = await account({ on: 'clinic', createdDaysAgo: 900, lastLoginDaysAgo: 2 });
+      await journal(j, 'clinic', 'user.dormancy.end', 2, 'self', warning(12));
+      // K: warned 30 days ago, signed in 1 day ago (29 days warned): active.
+      const k = await account({ on: 'clinic', createdDaysAgo: 900, lastLoginDaysAgo: 1 });
+      await journal(k, 'clinic', 'user.dormancy.end', 1, 'self', warning(30));
+      // L: warned 8 days ago, deleted by a person 1 day ago (7 days warned): gone.
+      const l = randomUUID();
+      await journal(l, 'clinic', 'user.delete', 1, 'person', warning(8));
+      // M: a back-office account holding a role on the clinic, deactivated by a person 1 day ago: in the back
+      // office's figures, not in the clinic administrator's (their users list leaves it out).
+      const m = await account({ on: 'clinic', createdDaysAgo: 900, isActive: false, backOffice: true });
+      await journal(m, 'clinic', 'user.deactivate', 1);
+      // N: a back-office account holding a role on the clinic, deleted by a person 1 day ago: the same.
+      await journal(randomUUID(), 'clinic', 'user.delete', 1, 'person', { userType: { before: 'BACKOFFICE', after: null } });
     });
     afterAll(async () => {
       await t?.close();
@@ -134,17 +152,21 @@ for (const backend of backends) {
         ['deactivated', 'now'],
         ['deleted', 'period'],
       ]);
-      expect(added('backoffice@portail.test', body)).toEqual({ active: 2, dormantWarned: 1, deactivated: 4, deleted: 2 });
+      expect(added('backoffice@portail.test', body)).toEqual({ active: 4, dormantWarned: 1, deactivated: 5, deleted: 4 });
       // Created within 7 days: A, G, H.
       expect(body.started).toBe(3);
       expect(moves(body)).toEqual([
         ['active', 'dormantWarned', 'isWarningDue', 1, 365 * DAYS],
-        ['active', 'deactivated', 'isPersonMove', 2, 9.5 * DAYS],
-        ['active', 'deleted', 'isPersonMove', 1, 5 * DAYS],
-        ['dormantWarned', 'active', null, null, null],
+        // D (18 days), H (1 day) and M, whose creation the journal does not hold (no time).
+        ['active', 'deactivated', 'isPersonMove', 3, 9.5 * DAYS],
+        // G (5 days) and N, whose creation the journal does not hold.
+        ['active', 'deleted', 'isPersonMove', 2, 5 * DAYS],
+        // J (10 days warned) and K (29 days).
+        ['dormantWarned', 'active', null, 2, 19.5 * DAYS],
         ['dormantWarned', 'deactivated', 'isPersonMove', 1, 17 * DAYS],
         ['dormantWarned', 'deactivated', 'canSystemDeactivate', 1, 35 * DAYS],
-        ['dormantWarned', 'deleted', 'isPersonMove', null, null],
+        // L (7 days warned), not counted on active → deleted too.
+        ['dormantWarned', 'deleted', 'isPersonMove', 1, 7 * DAYS],
         ['deactivated', 'active', null, 1, 9 * DAYS],
         ['deactivated', 'deleted', 'isPersonMove', 0, null],
         ['deactivated', 'deleted', 'canSystemDelete', 1, 367 * DAYS],
@@ -153,8 +175,8 @@ for (const backend of backends) {
 
     it('counts the moves of 30 and 90 days', async () => {
       const thirty: Figures = (await figuresAs('backoffice@portail.test', 30)).body;
-      // D (18 days), H (1 day) and E, whose creation the journal does not hold (no time).
-      expect(thirty.transitions[1]).toMatchObject({ count: 3, medianSeconds: 9.5 * DAYS });
+      // D (18 days), H (1 day), and E and M, whose creation the journal does not hold (no time).
+      expect(thirty.transitions[1]).toMatchObject({ count: 4, medianSeconds: 9.5 * DAYS });
       // B (365 days) and I (380 days).
       expect(thirty.transitions[0]).toMatchObject({ count: 2, medianSeconds: 372.5 * DAYS });
       expect(thirty.started).toBe(4);
@@ -164,9 +186,16 @@ for (const backend of backends) {
 
     it("gives an employer administrator the accounts of their users list and the moves of their organizations' accounts only", async () => {
       const clinic: Figures = (await figuresAs('admin.clinique@portail.test')).body;
-      expect(added('admin.clinique@portail.test', clinic)).toEqual({ active: 2, dormantWarned: 1, deactivated: 3, deleted: 2 });
+      expect(added('admin.clinique@portail.test', clinic)).toEqual({ active: 4, dormantWarned: 1, deactivated: 3, deleted: 3 });
       expect(clinic.started).toBe(2);
+      // D alone: neither H (the EHPAD's) nor M (a back-office account, not in their users list); G, not N.
       expect(clinic.transitions[1]).toMatchObject({ count: 1, medianSeconds: 18 * DAYS });
+      expect(clinic.transitions[2]).toMatchObject({ count: 1, medianSeconds: 5 * DAYS });
+      expect(clinic.transitions.filter((x) => x.from === 'dormantWarned' && x.guard !== 'canSystemDeactivate').map((x) => [x.to, x.count])).toEqual([
+        ['active', 2],
+        ['deactivated', 1],
+        ['deleted', 1],
+      ]);
       const ehpad: Figures = (await figuresAs('admin.ehpad@portail.test')).body;
       expect(added('admin.ehpad@portail.test', ehpad)).toEqual({ active: 0, dormantWarned: 0, deactivated: 1, deleted: 0 });
       expect(ehpad.started).toBe(1);
@@ -182,14 +211,14 @@ for (const backend of backends) {
       expect(body.fieldErrors.map((f: { field: string }) => f.field)).toEqual(['query.days']);
     });
 
-    it('downloads the figures as CSV: the deletions as a state of the period, an unrecorded move with no number', async () => {
+    it('downloads the figures as CSV: the deletions as a state of the period, the sign-ins that ended a warning', async () => {
       const answer = await send(t, 'backoffice@portail.test', { method: 'GET', url: '/api/v2/workflows/account-lifecycle/figures/export?days=7' });
       expect(answer.status).toBe(200);
       expect(answer.headers['content-disposition']).toBe('attachment; filename="account-lifecycle-7j-2026-06-15.csv"');
       const records = readCsv(answer.body as string, ['Type', 'De', 'Vers', 'Événement', 'Condition', 'Nombre', 'Durée médiane (secondes)', 'Période (jours)']);
-      expect(records[4]).toEqual(['État (période)', '', 'deleted', '', '', '2', '', '7']);
+      expect(records[4]).toEqual(['État (période)', '', 'deleted', '', '', '4', '', '7']);
       expect(records[5]).toEqual(['Entrée', '', 'active', '', '', '3', '', '7']);
-      expect(records[9]).toEqual(['Transition', 'dormantWarned', 'active', 'account.signIn', '', '', '', '7']);
+      expect(records[9]).toEqual(['Transition', 'dormantWarned', 'active', 'account.signIn', '', '2', String(19.5 * DAYS), '7']);
       expect(records[11]).toEqual(['Transition', 'dormantWarned', 'deactivated', 'account.deactivate', 'canSystemDeactivate', '1', String(35 * DAYS), '7']);
     });
 
@@ -216,6 +245,10 @@ for (const backend of backends) {
       await db().updateTable('users').set({ dormancy_warned_at: ago(1) }).where('id', '=', ahead).execute();
       expect((await read()).transitions[0]!.count).toBe(kept.transitions[0]!.count! + 1);
       await db().updateTable('users').set({ dormancy_warned_at: null }).where('id', '=', ahead).execute();
+      // The end of a warning, a journal entry alone, moves the journal's version.
+      const unwarned = await read();
+      await journal(ahead, 'clinic', 'user.dormancy.end', 1 / 24, 'self', { dormancyWarnedAt: { before: ago(3).toISOString(), after: null } });
+      expect((await read()).transitions[3]).toMatchObject({ from: 'dormantWarned', to: 'active', count: unwarned.transitions[3]!.count! + 1 });
       await sql`delete from audit_log where entity_id = ${ahead}`.execute(db());
       await db().deleteFrom('role_assignments').where('user_id', '=', ahead).execute();
       await db().deleteFrom('users').where('id', '=', ahead).execute();
