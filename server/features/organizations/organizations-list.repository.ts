@@ -123,7 +123,8 @@ export async function listOrganizations(
     const plain = filter.visibility.kind === 'all' && !filter.parentId;
     const [total, rows] = await Promise.all([
       plain ? db.selectNoFrom(counted(filter).as('total')).executeTakeFirstOrThrow().then((r) => Number(r.total)) : exactTotal(db, 'organizations', db.selectNoFrom(countMatching(filter).as('total')), totals),
-      sql<OrganizationRow>`select ${COLUMNS} from organizations as t where ${filtersOf(filter)} order by t.code, t.id limit ${page.pageSize} offset ${offset}`.execute(db),
+      // The page's size written in, no OFFSET on page 1: prepared once per connection (CONTRIBUTING, 'A statement every request runs').
+      sql<OrganizationRow>`select ${COLUMNS} from organizations as t where ${filtersOf(filter)} order by t.code, t.id limit ${sql.lit(page.pageSize)}${offset > 0 ? sql` offset ${offset}` : sql``}`.execute(db),
     ]);
     return { items: rows.rows.map(toOrganizationDto), total };
   }

@@ -4,6 +4,7 @@ import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQue
 import type { Database } from '../../../server/db/schema.ts';
 import { journalPageIds } from '../../../server/features/audit/audit-list.repository.ts';
 import { journalLookupRows } from '../../../server/features/audit/journal-lookups.repository.ts';
+import { listOrganizations } from '../../../server/features/organizations/organizations-list.repository.ts';
 
 // The names are cached per process and capped (MAX_PREPARED): other test files run in the same worker
 // (isolate: false) may have filled the cache, so these tests read a fresh copy of the module.
@@ -13,6 +14,12 @@ beforeAll(async () => {
   vi.resetModules();
   ({ PREPARE_ANYWAY, preparedName } = await import('../../../server/db/database.ts'));
 });
+
+/** A Kysely that compiles the repositories' statements and answers no rows. */
+const compileOnly = () =>
+  new Kysely<Database>({
+    dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() },
+  });
 
 describe('statements prepared once per connection', () => {
   it('names lookups whose plan does not depend on their values, the same text always under the same name', () => {
@@ -40,9 +47,7 @@ describe('statements prepared once per connection', () => {
   });
 
   it("prepares page 1 of the journal under each filter, and the statement of a page's names and labels", async () => {
-    const db = new Kysely<Database>({
-      dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() },
-    });
+    const db = compileOnly();
     const id = '00000000-0000-4000-8000-000000000000';
     const wheres = [{ scope: null }, { scope: null, actorId: id }, { scope: null, userId: id }, { scope: [id] }, { scope: null, organization: { id, type: 'SIREN' as const } }, { scope: null, actions: ['user.create', 'user.delete'] as ('user.create' | 'user.delete')[] }];
     for (const where of wheres) {
@@ -54,5 +59,16 @@ describe('statements prepared once per connection', () => {
     await journalLookupRows(db.withPlugin(capture), { userIds: [id], invitationIds: ['12'], organizationIds: [id], organizationCodes: ['123456789'], entriesOf: [1] }).catch(() => undefined);
     expect(nodes).toHaveLength(1);
     expect(preparedName(db.getExecutor().compileQuery(nodes[0]!, { queryId: 'lookups' } as never).sql)).not.toBeNull();
+  });
+
+  it('prepares page 1 of the organizations without a search (the comboboxes open on it)', async () => {
+    const db = compileOnly();
+    const texts: string[] = [];
+    const capture: KyselyPlugin = { transformQuery: (args) => (texts.push(db.getExecutor().compileQuery(args.node, { queryId: 'o' } as never).sql), args.node), transformResult: async (args) => args.result };
+    for (const page of [1, 2]) await listOrganizations(db.withPlugin(capture), { visibility: { kind: 'all' } }, { page, pageSize: 100 }).catch(() => undefined);
+    const pages = texts.filter((text) => /order by t\.code/.test(text));
+    expect(pages).toHaveLength(2);
+    expect(preparedName(pages[0]!)).not.toBeNull();
+    expect(preparedName(pages[1]!)).toBeNull();
   });
 });
