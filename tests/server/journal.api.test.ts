@@ -182,6 +182,26 @@ for (const backend of backends) {
       }
     });
 
+    it("merges an organization caller's page from each organization's index: the entries of the scope, newest first, each once", async () => {
+      const db = t.database.handle.db;
+      const clinicScope = [orgs.clinique.id, ...orgs.cliniqueSirets.map((o) => o.id)];
+      const day = new Date(Date.now() - 86_400_000);
+      const wheres = [{ scope: clinicScope }, { scope: clinicScope, since: day }, { scope: clinicScope, actions: ['user.roles' as const] }, { scope: clinicScope.slice(1) }];
+      for (const where of wheres) {
+        const { rows } = await sql<{ id: string }>`select a.id from audit_log a
+          where exists (select 1 from audit_log_organizations o where o.audit_id = a.id and o.organization_id = any(${where.scope}::uuid[]))
+            and (${where.since ?? null}::timestamptz is null or a.at >= ${where.since ?? null}::timestamptz)
+            and (${where.actions?.[0] ?? null}::text is null or a.action = ${where.actions?.[0] ?? null}::text)
+          order by a.at desc, a.id desc`.execute(db);
+        const expected = rows.map((r) => Number(r.id));
+        expect(expected.length, JSON.stringify(where)).toBeGreaterThan(0);
+        for (const page of [1, 2, 3]) {
+          const ids = (await listJournalPage(db, where, { page, pageSize: 2 })).map((r) => r.id);
+          expect(ids, `${JSON.stringify(where)} page ${page}`).toEqual(expected.slice((page - 1) * 2, page * 2));
+        }
+      }
+    });
+
     it('reads a page in the same number of statements whatever its size', async () => {
       const small = await counter.during(() => journal(PERSONAS.adminClinique, { pageSize: 1 }));
       const large = await counter.during(() => journal(PERSONAS.adminClinique, { pageSize: 100 }));

@@ -133,6 +133,14 @@ for (const backend of backends) {
       expect(await planOf(newest, ['enable_seqscan'])).toContain('audit_log_at_idx');
     });
 
+    it("pages a scope by merging each organization's index up to the page's end, never gathering the scope's every entry", async () => {
+      for (const page of [1, 3]) {
+        const plan = await planOf(journalPageIds(db, { scope: [clinique.id, ...scope] }, { page, pageSize: 10 }, {}), ['enable_seqscan', 'enable_bitmapscan']);
+        expect(plan).toMatch(/Limit[\s\S]*Index Only Scan using audit_log_organizations_org_idx/);
+        expect(plan).toContain('Function Scan on unnest');
+      }
+    });
+
     it("pages several actions by merging each action's index, newest first, never walking the time index past the others' entries", async () => {
       const where = { scope: null, actions: ['user.delete', 'user.create', 'user.update'] as const };
       for (const page of [1, 40]) {

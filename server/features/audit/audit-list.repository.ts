@@ -237,9 +237,35 @@ export async function listJournalPage(db: Kysely<Database>, where: JournalWhere,
   return rows.map(toRow);
 }
 
+/** Up to this many entries per organization (the page's end), a scope's page is merged from each organization's index. */
+export const MERGE_SCOPE_UP_TO = 1_000;
+
+/**
+ * A page of a scope alone (an organization caller's journal), with at most one action (once copied) and a period:
+ * each organization's entries read newest first from its own index, up to the page's end, then merged, an entry
+ * concerning two of them once. Gathering the scope's every entry to sort them read 6,501 for the clinic's page 1
+ * on the 10M journal (4.2 ms a request, most of the database's work); merged, 50 (0.26 ms).
+ */
+function idsMergedByOrganization(where: JournalWhere & { scope: readonly string[] }, page: PageRequest) {
+  const reach = pageOffset(page) + page.pageSize;
+  const action = where.actions?.length === 1 ? sql`and o.action = ${where.actions[0]}` : sql``;
+  const since = where.since ? sql`and o.at >= ${where.since}` : sql``;
+  const until = where.until ? sql`and o.at < ${where.until}` : sql``;
+  const offset = pageOffset(page) > 0 ? sql` offset ${pageOffset(page)}` : sql``;
+  return sql<{ id: number }>`(select m.audit_id as id from (
+      select x.audit_id, x.at from unnest(${[...where.scope]}::uuid[]) as s (id) cross join lateral (
+        select o.audit_id, o.at from audit_log_organizations o where o.organization_id = s.id ${action} ${since} ${until}
+        order by o.at desc, o.audit_id desc limit ${sql.lit(reach)}) as x
+    ) as m group by m.at, m.audit_id order by m.at desc, m.audit_id desc limit ${sql.lit(page.pageSize)}${offset})`;
+}
+
 /** The ids of a page, by the cheapest access the filters allow (see listJournalPage; tests EXPLAIN it). */
 export function journalPageIds(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean; total?: number; actionsCopied?: boolean }) {
   const concerned = byOrganizationsOnly(db, where, options.actionsCopied ?? false);
+  // `concerned` holds actions only once they are copied beside the organizations; one at most merges by index.
+  if (concerned && where.scope !== null && (where.actions?.length ?? 0) <= 1 && pageOffset(page) + page.pageSize <= MERGE_SCOPE_UP_TO) {
+    return db.selectFrom(idsMergedByOrganization({ ...where, scope: where.scope }, page).as('merged')).select('merged.id');
+  }
   // One organization: its index reads newest first; a scope of several: gathered (up to GATHER_SCOPE_BELOW) or walked.
   if (concerned && (where.organization || options.gather || (options.total !== undefined && options.total <= GATHER_SCOPE_BELOW))) {
     return slice(concerned.clearSelect().select('audit_id as id').orderBy('at', 'desc').orderBy('audit_id', 'desc'), page);
