@@ -70,6 +70,23 @@ for (const backend of backends) {
       expect((await journal(PERSONAS.adminEhpad)).items.filter((e) => e.subject.id === person.id)).toEqual([]);
     });
 
+    it('writes no end of a warning for the sign-in of a deactivated account that was warned: it stays deactivated, its warning kept', async () => {
+      // A deactivation keeps the warning (account-figures.repository.ts reads it to tell dormantWarned -> deactivated);
+      // the account-lifecycle machine's account.signIn leaves dormantWarned only, and the profile answers an inactive person too.
+      const person = await sleeper(WARNED_AT);
+      await db().updateTable('users').set({ is_active: false }).where('id', '=', person.id).execute();
+      await signIn(person.email);
+      const row = await db().selectFrom('users').select(['is_active', 'dormancy_warned_at']).where('id', '=', person.id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ is_active: false, dormancy_warned_at: WARNED_AT });
+      expect(await entriesAbout(person.id)).toEqual([]);
+    });
+
+    it('writes one entry when two sign-ins of a warned account arrive at once', async () => {
+      const person = await sleeper(WARNED_AT);
+      await Promise.all([signIn(person.email, 30), signIn(person.email, 20), signIn(person.email, 10)]);
+      expect((await entriesAbout(person.id)).map((e) => e.action)).toEqual(['user.dormancy.end']);
+    });
+
     it('writes nothing for the sign-in of an account not warned, in one statement, as before', async () => {
       const person = await sleeper(null);
       // Nothing to record (a sign-in not newer than the last one known): the request's own statements.

@@ -198,8 +198,8 @@ function idsSeekingTheDay(offset: number, size: number) {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type IdsQuery<O> = SelectQueryBuilder<Database, any, O>;
-function slice<O>(query: IdsQuery<O>, page: PageRequest): IdsQuery<O> {
-  const limited = query.limit(sql.lit(page.pageSize));
+function slice<O>(query: IdsQuery<O>, page: PageRequest, prepared = true): IdsQuery<O> {
+  const limited = query.limit(prepared ? sql.lit(page.pageSize) : page.pageSize);
   return pageOffset(page) > 0 ? limited.offset(pageOffset(page)) : limited;
 }
 
@@ -266,15 +266,18 @@ export function journalPageIds(db: Kysely<Database>, where: JournalWhere, page: 
   if (concerned && where.scope !== null && (where.actions?.length ?? 0) <= 1 && pageOffset(page) + page.pageSize <= MERGE_SCOPE_UP_TO) {
     return db.selectFrom(idsMergedByOrganization({ ...where, scope: where.scope }, page).as('merged')).select('merged.id');
   }
+  // Several actions: planned each time (a parameter as LIMIT). Which access is best depends on how many entries the
+  // actions hold, and a generic plan made from common ones walked a whole organization's entries for a rare one.
+  const prepared = !(where.actions !== undefined && where.actions.length > 1);
   // One organization: its index reads newest first; a scope of several: gathered (up to GATHER_SCOPE_BELOW) or walked.
   if (concerned && (where.organization || options.gather || (options.total !== undefined && options.total <= GATHER_SCOPE_BELOW))) {
-    return slice(concerned.clearSelect().select('audit_id as id').orderBy('at', 'desc').orderBy('audit_id', 'desc'), page);
+    return slice(concerned.clearSelect().select('audit_id as id').orderBy('at', 'desc').orderBy('audit_id', 'desc'), page, prepared);
   }
   if (options.gather) {
-    return slice(db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc'), page);
+    return slice(db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc'), page, prepared);
   }
   if (byActionsAlone(where)) return idsMergedByAction(db, where, page);
-  return slice(auditEntriesMatching(db, where, true).select('id').orderBy('at', 'desc').orderBy('id', 'desc'), page);
+  return slice(auditEntriesMatching(db, where, true).select('id').orderBy('at', 'desc').orderBy('id', 'desc'), page, prepared);
 }
 
 /**

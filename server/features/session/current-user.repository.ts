@@ -118,22 +118,24 @@ export async function loadCurrentUserBySubject(db: Kysely<Database>, subject: st
 
 /**
  * Records a sign-in newer than the last one known (the provider does not tell us of sign-ins; tokens do), of an
- * account not warned of its dormancy: one statement. False when it changed nothing: the account is warned (the
- * sign-in ends the warning: `endDormancyWarning`, which records it), or a newer sign-in is known already.
+ * account not warned of its dormancy, or inactive (a deactivated account keeps its warning: the account-lifecycle
+ * machine's account.signIn leaves dormantWarned only): one statement. False when it changed nothing: the account is
+ * active and warned (the sign-in ends the warning: `endDormancyWarning`, which records it), or a newer sign-in is
+ * known already.
  */
 export async function recordSignIn(db: Kysely<Database>, userId: string, at: Date): Promise<boolean> {
   const result = await db
     .updateTable('users')
     .set({ last_login_at: at })
     .where('id', '=', userId)
-    .where('dormancy_warned_at', 'is', null)
+    .where((eb) => eb.or([eb('dormancy_warned_at', 'is', null), eb('is_active', '=', false)]))
     .where((eb) => eb.or([eb('last_login_at', 'is', null), eb('last_login_at', '<', at)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /**
- * Records a sign-in newer than the last one known and ends the account's dormancy warning (issue 23, the
+ * Records a sign-in newer than the last one known of an active account and ends its dormancy warning (issue 23, the
  * account-lifecycle machine's account.signIn): the dormancy clock starts again from it. In the caller's transaction,
  * the row locked first; answers the warning it ended (null: none, or the sign-in is not newer), so that the caller
  * journals the move in the same transaction.
@@ -142,7 +144,7 @@ export async function endDormancyWarning(trx: Transaction<Database>, userId: str
   const { rows } = await sql<{ warned_at: Date | null }>`
     with old as (
       select u.id, u.dormancy_warned_at from users u
-       where u.id = ${userId}::uuid and (u.last_login_at is null or u.last_login_at < ${at}::timestamptz)
+       where u.id = ${userId}::uuid and u.is_active and (u.last_login_at is null or u.last_login_at < ${at}::timestamptz)
        for update)
     update users set last_login_at = ${at}::timestamptz, dormancy_warned_at = null from old
      where users.id = old.id
