@@ -2,6 +2,8 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { createLazyRoute, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Guarded } from '../features/session/guarded';
+import { FirstScreen } from '../ui/first-screen';
+import { Spinner } from '../ui/spinner';
 import type { ActivationRequest } from '../features/users/users-activation';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { useUsersOrganizationFilters } from '../features/users/use-users-organization-filters';
@@ -153,7 +155,9 @@ function UsersPage() {
 export const Route = createLazyRoute('/shell/utilisateurs')({
   component: () => (
     <Guarded>
-      <UsersPage />
+      <FirstScreen fallback={<Spinner />}>
+        <UsersPage />
+      </FirstScreen>
     </Guarded>
   ),
 });

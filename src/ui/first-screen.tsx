@@ -1,0 +1,19 @@
+import { useDeferredValue, useEffect, useState, type ReactNode } from 'react';
+
+/** Whether the page has drawn its first screen already: later screens (a navigation within the app) draw at once. */
+let firstScreenDrawn = false;
+
+/**
+ * The page's first screen, drawn in a render React may interrupt (issue 18): `fallback` is committed first, then
+ * `children` render as a deferred update, in slices of a few milliseconds between which a phone paints and answers
+ * input, instead of one long task (the screen's render came in through the router's store, which React renders in
+ * one go). Later screens render in the same render as their route, without the fallback.
+ */
+export function FirstScreen({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
+  const [deferred] = useState(() => !firstScreenDrawn);
+  const ready = useDeferredValue(true, !deferred);
+  useEffect(() => {
+    if (ready) firstScreenDrawn = true;
+  }, [ready]);
+  return ready ? children : fallback;
+}
