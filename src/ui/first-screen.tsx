@@ -8,6 +8,8 @@ let firstScreenDrawn = false;
  * `children` render as a deferred update, in slices of a few milliseconds between which a phone paints and answers
  * input, instead of one long task (the screen's render came in through the router's store, which React renders in
  * one go). Later screens render in the same render as their route, without the fallback.
+ * The fallback fills the window's height: the shell's footer stays below the fold until the screen is drawn, instead
+ * of being pushed down by it (a layout shift of 0.13 on a phone).
  */
 export function FirstScreen({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
   const [deferred] = useState(() => !firstScreenDrawn);
@@ -15,5 +17,5 @@ export function FirstScreen({ children, fallback }: { children: ReactNode; fallb
   useEffect(() => {
     if (ready) firstScreenDrawn = true;
   }, [ready]);
-  return ready ? children : fallback;
+  return ready ? children : <div className="min-h-screen">{fallback}</div>;
 }
