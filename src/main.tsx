@@ -51,7 +51,7 @@ async function start(rootElement: HTMLElement) {
   // A returning person's profile is asked for now, while MSAL starts (issue 18).
   const earlyProfile = startEarlyProfile(api, readTokenCookie());
   // The start-up in tasks the browser may paint and answer between (issue 18: a phone's Total Blocking Time):
-  // the shell's module evaluation, then the session, then the router, then the first render.
+  // the shell's module evaluation, then the session, the router, the screen's preload, and the first render.
   await nextTask();
   const session = createActor(
     sessionMachine.provide(sessionActors({ msal, api, cookieDomain: config.cookieDomain, passwordResetAuthority: config.auth.passwordResetAuthority, earlyProfile })),
@@ -67,6 +67,7 @@ async function start(rootElement: HTMLElement) {
   warmUpCaches(session, queryClient, api);
   await nextTask();
   const router = createAppRouter({ session, config, api, queryClient, currentToken: () => tokenSource() });
+  await nextTask();
   // The screen's code and data leave now, before the shell's first render rather than after it (issue 18).
   void router.preloadRoute({ to: '.', search: true });
   await nextTask();
