@@ -2,8 +2,6 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { createLazyRoute, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { BACK_OFFICE_ONLY, Guarded } from '../features/session/guarded';
-import { FirstScreen } from '../ui/first-screen';
-import { Spinner } from '../ui/spinner';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { invitationsQueryOptions, type Invitation } from '../api/invitations';
 import type { Decision } from '../machines/invitation-decision/invitation-decision.machine';
@@ -96,10 +94,8 @@ function AdminInvitations() {
 
 export const Route = createLazyRoute('/shell/admin')({
   component: () => (
-    <Guarded requirement={BACK_OFFICE_ONLY}>
-      <FirstScreen fallback={<Spinner />}>
-        <AdminInvitations />
-      </FirstScreen>
+    <Guarded requirement={BACK_OFFICE_ONLY} firstScreen>
+      <AdminInvitations />
     </Guarded>
   ),
 });

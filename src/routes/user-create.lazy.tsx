@@ -1,7 +1,5 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { Guarded, USER_CREATE_REQUIRED } from '../features/session/guarded';
-import { FirstScreen } from '../ui/first-screen';
-import { Spinner } from '../ui/spinner';
 import { CreationWizardFlow } from '../features/wizard/creation-wizard-flow';
 import { useSession } from '../session';
 import { hasPermission, isBackOffice } from '../../rules/permissions';
@@ -27,10 +25,8 @@ function CreateScreen() {
 
 export const Route = createLazyRoute('/shell/utilisateurs/creer')({
   component: () => (
-    <Guarded requirement={USER_CREATE_REQUIRED}>
-      <FirstScreen fallback={<Spinner />}>
-        <CreateScreen />
-      </FirstScreen>
+    <Guarded requirement={USER_CREATE_REQUIRED} firstScreen>
+      <CreateScreen />
     </Guarded>
   ),
 });

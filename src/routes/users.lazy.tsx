@@ -2,8 +2,6 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { createLazyRoute, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Guarded } from '../features/session/guarded';
-import { FirstScreen } from '../ui/first-screen';
-import { Spinner } from '../ui/spinner';
 import type { ActivationRequest } from '../features/users/users-activation';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { useUsersOrganizationFilters } from '../features/users/use-users-organization-filters';
@@ -154,10 +152,8 @@ function UsersPage() {
 // Spec §2: any signed-in person reaches the page (the menu entry needs USER_LIST); without it the list stays empty (§8).
 export const Route = createLazyRoute('/shell/utilisateurs')({
   component: () => (
-    <Guarded>
-      <FirstScreen fallback={<Spinner />}>
-        <UsersPage />
-      </FirstScreen>
+    <Guarded firstScreen>
+      <UsersPage />
     </Guarded>
   ),
 });
