@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -17,6 +17,7 @@ import { createAppRouter } from './router';
 import { warmUpCaches } from './warm-up';
 import { StatusPage } from './ui/status-page';
 import { Toaster } from './ui/toaster';
+import { nextTask } from './lib/next-task';
 
 async function start(rootElement: HTMLElement) {
   const root = createRoot(rootElement);
@@ -49,6 +50,9 @@ async function start(rootElement: HTMLElement) {
   const api = createApiClient({ baseUrl: config.apiBase, getToken: () => tokenSource() });
   // A returning person's profile is asked for now, while MSAL starts (issue 18).
   const earlyProfile = startEarlyProfile(api, readTokenCookie());
+  // The start-up in tasks the browser may paint and answer between (issue 18: a phone's Total Blocking Time):
+  // the shell's module evaluation, then the session, the router, the screen's preload, and the first render.
+  await nextTask();
   const session = createActor(
     sessionMachine.provide(sessionActors({ msal, api, cookieDomain: config.cookieDomain, passwordResetAuthority: config.auth.passwordResetAuthority, earlyProfile })),
     { input: { cachedProfile: readCachedProfile() } },
@@ -61,17 +65,25 @@ async function start(rootElement: HTMLElement) {
 
   const queryClient = createQueryClient();
   warmUpCaches(session, queryClient, api);
+  await nextTask();
   const router = createAppRouter({ session, config, api, queryClient, currentToken: () => tokenSource() });
-  root.render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <SessionProvider actor={session}>
-          <Toaster>
-            <RouterProvider router={router} />
-          </Toaster>
-        </SessionProvider>
-      </QueryClientProvider>
-    </StrictMode>,
+  await nextTask();
+  // The screen's code and data leave now, before the shell's first render rather than after it (issue 18).
+  void router.preloadRoute({ to: '.', search: true });
+  await nextTask();
+  // A transition: React renders the first screen in slices of a few milliseconds instead of one long task.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <SessionProvider actor={session}>
+            <Toaster>
+              <RouterProvider router={router} />
+            </Toaster>
+          </SessionProvider>
+        </QueryClientProvider>
+      </StrictMode>,
+    ),
   );
 }
 

@@ -94,7 +94,7 @@ function AdminInvitations() {
 
 export const Route = createLazyRoute('/shell/admin')({
   component: () => (
-    <Guarded requirement={BACK_OFFICE_ONLY}>
+    <Guarded requirement={BACK_OFFICE_ONLY} firstScreen>
       <AdminInvitations />
     </Guarded>
   ),

@@ -25,7 +25,7 @@ function CreateScreen() {
 
 export const Route = createLazyRoute('/shell/utilisateurs/creer')({
   component: () => (
-    <Guarded requirement={USER_CREATE_REQUIRED}>
+    <Guarded requirement={USER_CREATE_REQUIRED} firstScreen>
       <CreateScreen />
     </Guarded>
   ),

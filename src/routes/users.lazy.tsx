@@ -152,7 +152,7 @@ function UsersPage() {
 // Spec §2: any signed-in person reaches the page (the menu entry needs USER_LIST); without it the list stays empty (§8).
 export const Route = createLazyRoute('/shell/utilisateurs')({
   component: () => (
-    <Guarded>
+    <Guarded firstScreen>
       <UsersPage />
     </Guarded>
   ),
