@@ -67,8 +67,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
  * Left to plan every time: searches (LIKE: the pattern decides the index), pages past the first and
  * parameters as LIMIT (a generic plan assumes a tenth of the rows), and `*` columns (a column added by a
  * migration must not break a cached plan) — unless the statement holds PREPARE_ANYWAY, where the plan's
- * shape does not depend on the values (PostgreSQL's plan cache still plans each time while a plan for the
- * values at hand is estimated cheaper).
+ * shape does not depend on the values (PostgreSQL 15 plans the first five runs for their values, then reuses one
+ * generic plan whenever it is estimated no dearer than their average, whatever the values of later runs: a
+ * statement whose best plan depends on its values must stay planned, as the journal's page of several actions).
  * At most MAX_PREPARED texts get a name, so that odd statements never fill the server's memory.
  */
 const NOT_PREPARED = /\blike\b|\boffset\b|\blimit\s+\$|select\s+\*|\.\*|returning\s+\*/i;

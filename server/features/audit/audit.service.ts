@@ -94,6 +94,8 @@ async function readableEntries(db: Kysely<Database>, actor: Actor, scope: Organi
     organizationCodes: [...codes],
     // An organization caller reads an entry under an organization of their scope: every one the entry concerns is needed.
     entriesOf: scope === null ? [] : found.map((r) => r.id),
+    // The back office opens every user (canOpenUser): their assignments are not read.
+    assignments: scope !== null,
   });
   const { users, invitations, organizations, roleNames } = looked;
   const rows = found.map((row) => ({ ...row, organizationIds: looked.entryOrganizations.get(row.id) ?? row.organizationIds }));

@@ -36,6 +36,8 @@ export interface JournalLookupKeys {
   organizationCodes: readonly string[];
   /** Entries whose organizations are wanted too (an organization caller's page); empty: none. */
   entriesOf: readonly number[];
+  /** Whether the users' assignments are wanted (an organization caller may open a user only within their scope); else empty. */
+  assignments?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,8 +50,8 @@ export async function journalLookupRows(db: Kysely<Database>, keys: JournalLooku
   const { rows } = await sql<{ users: unknown; invitations: unknown; organizations: unknown; roles: unknown; concerned: unknown }>`
     select
       (select coalesce(json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name, 'email', u.email, 'userType', u.user_type,
-         'assignments', coalesce((select json_agg(json_build_object('organizationId', ra.organization_id, 'inheritsToChildren', ra.inherits_to_children))
-                                  from role_assignments ra where ra.user_id = u.id), '[]'::json))), '[]'::json)
+         'assignments', ${keys.assignments === false ? sql`'[]'::json` : sql`coalesce((select json_agg(json_build_object('organizationId', ra.organization_id, 'inheritsToChildren', ra.inherits_to_children))
+                                  from role_assignments ra where ra.user_id = u.id), '[]'::json)`})), '[]'::json)
        from users u where u.id = any(${userIds}::uuid[])) as users,
       (select coalesce(json_agg(i.id::text), '[]'::json) from invitations i where i.id = any(${invitationIds}::bigint[])) as invitations,
       (select coalesce(json_agg(json_build_object('auditId', e.audit_id, 'organizationId', e.organization_id)), '[]'::json)

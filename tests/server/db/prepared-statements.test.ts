@@ -64,9 +64,16 @@ describe('statements prepared once per connection', () => {
     }
     const nodes: RootOperationNode[] = [];
     const capture: KyselyPlugin = { transformQuery: (args) => (nodes.push(args.node), args.node), transformResult: async (args) => args.result };
-    await journalLookupRows(db.withPlugin(capture), { userIds: [id], invitationIds: ['12'], organizationIds: [id], organizationCodes: ['123456789'], entriesOf: [1] }).catch(() => undefined);
-    expect(nodes).toHaveLength(1);
-    expect(preparedName(db.getExecutor().compileQuery(nodes[0]!, { queryId: 'lookups' } as never).sql)).not.toBeNull();
+    const keys = { userIds: [id], invitationIds: ['12'], organizationIds: [id], organizationCodes: ['123456789'], entriesOf: [1] };
+    await journalLookupRows(db.withPlugin(capture), keys).catch(() => undefined);
+    // The back office's page: the users' assignments are not read (the back office opens every user).
+    await journalLookupRows(db.withPlugin(capture), { ...keys, entriesOf: [], assignments: false }).catch(() => undefined);
+    expect(nodes).toHaveLength(2);
+    const [scoped, backOffice] = nodes.map((node) => db.getExecutor().compileQuery(node, { queryId: 'lookups' } as never).sql);
+    expect(preparedName(scoped!)).not.toBeNull();
+    expect(preparedName(backOffice!)).not.toBeNull();
+    expect(scoped).toContain('role_assignments');
+    expect(backOffice).not.toContain('role_assignments');
   });
 
   it('prepares page 1 of the organizations without a search (the comboboxes open on it)', async () => {
