@@ -78,9 +78,9 @@ export const accountLifecycle: WorkflowEntry = {
   serverFigures: true,
   // « » hold their words with no-break spaces: a line never starts with a closing one.
   figuresNote: [
-    "D'où viennent ces chiffres : le journal (créations, désactivations, réactivations, suppressions, connexions qui lèvent un avertissement ; les changements du portail sont signés «\u00a0Système\u00a0») et les comptes eux-mêmes (avertissements encore en cours ou suivis d'une désactivation).",
+    "D'où viennent ces chiffres : le journal (créations, désactivations, réactivations, suppressions, connexions qui lèvent un avertissement ; les changements du portail sont signés «\u00a0Système\u00a0») et les comptes eux-mêmes (avertissements encore en cours ou suivis d'une désactivation). Un avertissement levé depuis par une connexion, une réactivation ou une suppression est compté d'après son entrée au journal.",
     "Une désactivation par une personne part de «\u00a0Prévenu de son inactivité\u00a0» quand le compte, toujours désactivé, garde son avertissement, sinon d'«\u00a0Actif\u00a0». La suppression d'un compte actif part de «\u00a0Prévenu de son inactivité\u00a0» quand son entrée au journal dit le compte prévenu, sinon d'«\u00a0Actif\u00a0».",
-    "Ces connexions et l'avertissement d'un compte supprimé ne sont inscrits au journal que depuis la version du portail qui les compte : une connexion antérieure n'est pas comptée, et la suppression antérieure d'un compte prévenu compte sur «\u00a0Actif → Supprimé\u00a0».",
-    "Durées : depuis l'avertissement, la désactivation précédente, ou la création, la réactivation ou la connexion qui a levé un avertissement inscrites au journal ; pour un avertissement, depuis la dernière connexion, création ou réactivation.",
+    "Ces connexions et l'avertissement d'un compte supprimé ou réactivé ne sont inscrits au journal que depuis la version du portail qui les compte : une connexion antérieure n'est pas comptée, la suppression antérieure d'un compte prévenu compte sur «\u00a0Actif → Supprimé\u00a0», et l'avertissement qu'elles ont levé n'est pas compté.",
+    "Durées : depuis l'avertissement, la désactivation précédente, ou la création, la réactivation ou la connexion qui a levé un avertissement inscrites au journal ; pour un avertissement encore inscrit sur le compte, depuis la dernière connexion, création ou réactivation.",
   ],
 };

@@ -100,6 +100,23 @@ for (const backend of backends) {
       expect(await counter.during(() => signIn(warned.email))).toBeGreaterThan(base + 1);
     });
 
+    it('records the warning a reactivation clears, and none when the account was not warned or is deactivated', async () => {
+      const warned = await sleeper(WARNED_AT);
+      const unwarned = await sleeper(null);
+      for (const id of [warned.id, unwarned.id]) {
+        expect((await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/{id}/deactivate', params: { id } })).status).toBe(200);
+        expect((await callApi(t, { as: PERSONAS.backoffice, method: 'POST', route: '/api/v2/users/{id}/reactivate', params: { id } })).status).toBe(200);
+      }
+      const [deactivation, reactivation] = await entriesAbout(warned.id);
+      expect(deactivation).toMatchObject({ action: 'user.deactivate', changes: { isActive: { before: true, after: false } } });
+      expect(deactivation!.changes).not.toHaveProperty('dormancyWarnedAt');
+      expect(reactivation).toMatchObject({ action: 'user.reactivate', changes: { isActive: { before: false, after: true }, dormancyWarnedAt: { before: WARNED_AT.toISOString(), after: null } } });
+      const other = await entriesAbout(unwarned.id);
+      expect(other.map((e) => e.action)).toEqual(['user.deactivate', 'user.reactivate']);
+      expect(other[1]!.changes).not.toHaveProperty('dormancyWarnedAt');
+      expect((await db().selectFrom('users').select('dormancy_warned_at').where('id', '=', warned.id).executeTakeFirstOrThrow()).dormancy_warned_at).toBeNull();
+    });
+
     it("records the warning in a person's permanent delete of a warned account, nothing in an unwarned one's, and a back-office account's type", async () => {
       const warned = await sleeper(WARNED_AT);
       const unwarned = await sleeper(null);

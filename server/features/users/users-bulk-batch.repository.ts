@@ -13,6 +13,7 @@ export interface BatchPerson {
   last_name: string;
   user_type: UserType;
   is_active: boolean;
+  dormancy_warned_at: Date | null;
 }
 
 /**
@@ -53,7 +54,7 @@ export async function claimPositions(trx: Transaction<Database>, jobId: string, 
 }
 
 const persons = (trx: Transaction<Database>, ids: readonly string[]) =>
-  trx.selectFrom('users').select(['id', 'auth_id', 'email', 'first_name', 'last_name', 'user_type', 'is_active']).where('id', 'in', [...ids]).orderBy('id');
+  trx.selectFrom('users').select(['id', 'auth_id', 'email', 'first_name', 'last_name', 'user_type', 'is_active', 'dormancy_warned_at']).where('id', 'in', [...ids]).orderBy('id');
 
 /** These users, their rows locked until the transaction ends, in id order (as every batch locks them); the missing ones left out. */
 export async function lockPersons(trx: Transaction<Database>, ids: readonly string[]): Promise<BatchPerson[]> {

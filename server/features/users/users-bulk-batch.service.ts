@@ -19,7 +19,7 @@ import { personSeenBy, requireStatusChangeOf } from './users-bulk.policy.ts';
 import type { BulkActionRow, BulkTarget } from './users-bulk.repository.ts';
 import { loadAssignments, type AssignmentRecord } from './users-read.repository.ts';
 import { byUserId } from './users-read.service.ts';
-import { userAuditEntry } from './users.model.ts';
+import { statusChangeRecord, userAuditEntry } from './users.model.ts';
 import { requireCanChangeUsers } from './users.policy.ts';
 
 /** What every request's hooks decide first (a portal account, an active one), as the starter of a job is now. */
@@ -112,7 +112,7 @@ export function statusBatchService(deps: { db: Kysely<Database>; directory: Iden
           done.map(({ person, assignments: held }) => ({
             ...userAuditEntry(actor!, person, held),
             action: wanted ? ('user.reactivate' as const) : ('user.deactivate' as const),
-            changes: { isActive: { before: person.is_active, after: wanted } },
+            changes: statusChangeRecord(person, wanted),
           })),
         );
         await writeOutcomes(trx, job.id, outcomes);

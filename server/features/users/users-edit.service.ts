@@ -14,7 +14,7 @@ import type { VisibleUser } from './users-read.service.ts';
 import { applyAssignments, emailInUse, updateUserRow } from './users-write.repository.ts';
 import { emailTaken, mapWriteError, staleVersion } from './users.errors.ts';
 import { checkRoleCount, type UserChange } from './users.input.ts';
-import { accountOf, asPlanned, type PersonStep, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, reactivationColumns, userAuditEntry, type PlannedAssignment } from './users.model.ts';
+import { accountOf, asPlanned, type PersonStep, describeAssignments, diffAssignments, inheritanceGiven, isEmptyDiff, personalFields, reactivationColumns, statusChangeRecord, userAuditEntry, type PlannedAssignment } from './users.model.ts';
 import { replaceableAssignment, requireCanChangeAccount, requireNoOrganizationRoleForBackOffice, requireChangeableUser, requireCanChangeUsers, requireCanHardDeleteUsers, requireStatusChange, userScope } from './users.policy.ts';
 import type { ServiceDeps as UsersDeps } from '../services.ts';
 
@@ -95,7 +95,7 @@ export function usersEditService(deps: UsersDeps) {
             await writeAudit(trx, { ...entry, action: 'user.roles', changes: { assignments: { before: describeAssignments(assignments), after: describeAssignments(after) } } });
           }
           if (activeChanged) {
-            await writeAudit(trx, { ...entry, action: updated.is_active ? 'user.reactivate' : 'user.deactivate', changes: { isActive: { before: user.is_active, after: updated.is_active } } });
+            await writeAudit(trx, { ...entry, action: updated.is_active ? 'user.reactivate' : 'user.deactivate', changes: statusChangeRecord(user, updated.is_active) });
           }
 
           // The identity provider last, just before commit: the sign-in e-mail, name and status follow the user's.

@@ -157,6 +157,16 @@ export function userAuditEntry(
 }
 
 
+/**
+ * The journal's record of a change of status: the status before and after and, when a reactivation clears a warning
+ * of dormancy (a deactivation keeps it), that warning's moment, so that the account figures count every warning given
+ * (issue 24), not only those still on the account.
+ */
+export function statusChangeRecord(before: { is_active: boolean; dormancy_warned_at: Date | string | null }, isActive: boolean) {
+  const warned = isActive && before.dormancy_warned_at !== null ? new Date(before.dormancy_warned_at).toISOString() : null;
+  return { isActive: { before: before.is_active, after: isActive }, ...(warned ? { dormancyWarnedAt: { before: warned, after: null } } : {}) };
+}
+
 /** What a reactivation also writes (issue 23): the dormancy clock restarts, no warning or portal's deactivation kept. */
 export const reactivationColumns = (now: Date) => ({ reactivated_at: now, dormancy_warned_at: null, dormancy_deactivated_at: null });
 

@@ -10,8 +10,10 @@
 //   left a warned account (a deactivation keeps the warning; a reactivation clears it). A sign-in that ended a
 //   warning (user.dormancy.end, since migration 0035) and a deletion of a warned account record the warning's
 //   moment (changes.dormancyWarnedAt), which dates their time in dormantWarned.
-// - The warnings still on record (dormancy_warned_at in the period: users_dormancy_warned_at_idx, migration 0032),
-//   with the time since the account's latest sign-in, creation or reactivation (the dormancy clock).
+// - The warnings of the period: those still on record (dormancy_warned_at in the period: users_dormancy_warned_at_idx,
+//   migration 0032), with the time since the account's latest sign-in, creation or reactivation (the dormancy clock);
+//   and those a sign-in, a reactivation or a deletion has since ended, which its entry records (counted, not timed:
+//   the clock they started from is gone with them). An ended warning's entry comes after it, so within the period.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { periodChangesAt } from '../../db/kept-answers.ts';
 import type { Database } from '../../db/schema.ts';
@@ -34,6 +36,8 @@ export interface AccountFiguresRow {
 /** The journal's moves of an account; a creation is an entry (`started`), and dates the time active before a move. */
 const MOVES = ['user.deactivate', 'user.reactivate', 'user.delete', 'user.dormancy.end'];
 const ENTERING = ['user.create', 'user.reactivate', 'user.deactivate', 'user.dormancy.end'];
+/** The moves whose entry records the warning they ended (changes.dormancyWarnedAt, since migration 0035). */
+const RECORDING_WARNING = ['user.delete', 'user.dormancy.end', 'user.reactivate'];
 
 /** The ids of the users of the caller's list (listUsers with includeInactive), or null for every user. */
 function usersInScope(db: Kysely<Database>, scope: AccountFiguresScope) {
@@ -53,7 +57,7 @@ function entriesOf(scope: AccountFiguresScope, actions: readonly string[], from:
   const inPeriod = sql`a.at >= ${from}::timestamptz and a.at < ${to}::timestamptz`;
   // The changes read (detoasted) only for the entries that may record a warning.
   const columns = sql`a.id, a.at, a.action, a.entity_id, a.actor_id,
-    case when a.action in ('user.delete', 'user.dormancy.end') then a.changes -> 'dormancyWarnedAt' ->> 'before' end as recorded_warning`;
+    case when a.action = any(${RECORDING_WARNING}::text[]) then a.changes -> 'dormancyWarnedAt' ->> 'before' end as recorded_warning`;
   if (scope.kind === 'all') {
     return sql`select ${columns} from audit_log a
       where a.action = any(${actions}::text[]) and ${inPeriod} and a.entity_type = 'user'`;
@@ -138,7 +142,8 @@ export function accountFiguresQuery(db: Kysely<Database>, scope: AccountFiguresS
     select 'move', t.source, t.target, t.mover, count(*)::int, round(percentile_cont(0.5) within group (order by t.seconds))::int
       from timed t group by t.source, t.target, t.mover
     union all
-    select 'warn', 'active', 'dormantWarned', 'system', count(*)::int,
+    select 'warn', 'active', 'dormantWarned', 'system',
+           count(*)::int + (select count(*) from e where e.recorded_warning::timestamptz >= ${from}::timestamptz and e.recorded_warning::timestamptz < ${to}::timestamptz)::int,
            round(percentile_cont(0.5) within group (order by date_part('epoch', u.dormancy_warned_at - greatest(u.last_login_at, u.created_at, u.reactivated_at))))::int
       from users u
      where u.dormancy_warned_at >= ${from}::timestamptz and u.dormancy_warned_at < ${to}::timestamptz and ${scoped}`;
@@ -156,5 +161,10 @@ export function readAccountFiguresChange(db: Kysely<Database>, from: Date, to: D
       lateral (select a.at from audit_log a where a.action = s.action and a.at >= ${after}::timestamptz and a.entity_type = 'user'
                order by a.at limit 1) as f)`;
   const firstWarning = (after: Date) => sql`(select min(u.dormancy_warned_at) from users u where u.dormancy_warned_at >= ${after}::timestamptz)`;
-  return periodChangesAt(db, from, to, [firstEntry, firstWarning]);
+  // An ended warning leaves the period at its own moment, before the entry that recorded it (written after it).
+  const firstEndedWarning = (after: Date) => sql`(select min(w.at) from unnest(${RECORDING_WARNING}::text[]) as s (action),
+      lateral (select (a.changes -> 'dormancyWarnedAt' ->> 'before')::timestamptz as at from audit_log a
+               where a.action = s.action and a.at >= ${after}::timestamptz and a.entity_type = 'user') as w
+      where w.at >= ${after}::timestamptz)`;
+  return periodChangesAt(db, from, to, [firstEntry, firstWarning, firstEndedWarning]);
 }

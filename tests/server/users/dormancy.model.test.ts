@@ -2,7 +2,7 @@
 // the portal's journal author, and the e-mails' texts.
 import { describe, expect, it } from 'vitest';
 import { auditAuthor, SYSTEM_ACTOR } from '../../../server/core/actor.ts';
-import { dormancyCutoff, dormantSince } from '../../../server/features/users/users.model.ts';
+import { dormancyCutoff, dormantSince, statusChangeRecord } from '../../../server/features/users/users.model.ts';
 import { dormancyWarningMail, unmanagedSirenMail } from '../../../server/mail/dormancy-templates.ts';
 
 const NOW = new Date('2026-12-14T07:30:00Z');
@@ -52,5 +52,17 @@ describe('dormant accounts', () => {
     const notice = unmanagedSirenMail({ recipient: 'bo@exemple.fr', organizationName: 'Clinique', sirenCode: '787441799', administrators: ['x@exemple.fr', 'y@exemple.fr'], warnAfterDays: 365 });
     expect(notice.body).toContain('Ses derniers administrateurs (x@exemple.fr, y@exemple.fr) ne se sont pas connectés depuis plus de 365 jours');
     expect(notice.body).toContain('Vous pouvez leur demander de se connecter');
+  });
+});
+
+describe("the journal's record of a change of status", () => {
+  const warnedAt = new Date('2026-10-11T22:30:00.000Z');
+  it('keeps the warning a reactivation clears, and no warning for a deactivation (it keeps the warning) or an account not warned', () => {
+    expect(statusChangeRecord({ is_active: false, dormancy_warned_at: warnedAt }, true)).toEqual({
+      isActive: { before: false, after: true },
+      dormancyWarnedAt: { before: warnedAt.toISOString(), after: null },
+    });
+    expect(statusChangeRecord({ is_active: true, dormancy_warned_at: warnedAt }, false)).toEqual({ isActive: { before: true, after: false } });
+    expect(statusChangeRecord({ is_active: false, dormancy_warned_at: null }, true)).toEqual({ isActive: { before: false, after: true } });
   });
 });

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAudit } from '../../../server/features/audit/audit.repository.ts';
 import { userAuditEntry } from '../../../server/features/users/users.model.ts';
+import { readAccountFiguresChange } from '../../../server/features/workflows/account-figures.repository.ts';
 import type { AuditAction, JsonValue } from '../../../server/db/schema.ts';
 import { backends } from '../db/test-databases.ts';
 import { callApi, send } from '../support/api.ts';
@@ -177,11 +178,13 @@ for (const backend of backends) {
       const thirty: Figures = (await figuresAs('backoffice@portail.test', 30)).body;
       // D (18 days), H (1 day), and E and M, whose creation the journal does not hold (no time).
       expect(thirty.transitions[1]).toMatchObject({ count: 4, medianSeconds: 9.5 * DAYS });
-      // B (365 days) and I (380 days).
-      expect(thirty.transitions[0]).toMatchObject({ count: 2, medianSeconds: 372.5 * DAYS });
+      // The warnings of 30 days: B (365 days) and I (380 days), still on record; J (12 days ago), K (30 days ago, the
+      // period's first moment) and L (8), ended since by a sign-in or a deletion, counted from their entries (not timed).
+      expect(thirty.transitions[0]).toMatchObject({ count: 5, medianSeconds: 372.5 * DAYS });
       expect(thirty.started).toBe(4);
       const ninety: Figures = (await figuresAs('backoffice@portail.test', 90)).body;
-      expect(ninety.transitions[0]).toMatchObject({ count: 3, medianSeconds: 365 * DAYS });
+      // B, I and C on record; J, K and L ended.
+      expect(ninety.transitions[0]).toMatchObject({ count: 6, medianSeconds: 365 * DAYS });
     });
 
     it("gives an employer administrator the accounts of their users list and the moves of their organizations' accounts only", async () => {
@@ -203,6 +206,14 @@ for (const backend of backends) {
       // The read-only back office reads every account; a person without USER_CREATE nothing.
       expect((await figuresAs('lecteur@portail.test')).body.states).toEqual((await figuresAs('backoffice@portail.test')).body.states);
       expect((await figuresAs('rh.clinique@portail.test')).status).toBe(403);
+    });
+
+    it('keeps the figures only until an ended warning leaves the period, at its own moment (before its entry does)', async () => {
+      // 30 days: the earliest of the period is K's warning, ended by a sign-in 1 day ago (an entry D's creation of 20
+      // days ago, the warnings on record I's of 20 days ago): the figures change when it leaves, 30 days after it.
+      const to = new Date(clock.now());
+      const from = ago(30);
+      expect(await readAccountFiguresChange(db(), from, to)).toEqual(new Date(from.getTime() + 30 * DAY));
     });
 
     it('refuses another period naming days', async () => {
