@@ -108,19 +108,27 @@ export function accountFiguresQuery(db: Kysely<Database>, scope: AccountFiguresS
       select
         case when e.action = 'user.reactivate' then 'deactivated'
              when e.action = 'user.dormancy.end' then 'dormantWarned'
-             when e.action = 'user.deactivate' and (e.actor_id is null or (not u.is_active and u.dormancy_warned_at is not null)) then 'dormantWarned'
+             when e.action = 'user.deactivate' and (e.actor_id is null or (case when nx.found then nx.warned is not null else not u.is_active and u.dormancy_warned_at is not null end)) then 'dormantWarned'
              when e.action = 'user.deactivate' then 'active'
              when e.actor_id is null or p.action = 'user.deactivate' then 'deactivated'
              when e.recorded_warning is not null then 'dormantWarned'
              else 'active' end as source,
         case e.action when 'user.reactivate' then 'active' when 'user.dormancy.end' then 'active' when 'user.deactivate' then 'deactivated' else 'deleted' end as target,
         case when e.action in ('user.reactivate', 'user.dormancy.end') then null when e.actor_id is null then 'system' else 'person' end as mover,
-        e.at, p.action as previous, p.at as previous_at, coalesce(u.dormancy_warned_at, e.recorded_warning::timestamptz) as warned_at
+        e.at, p.action as previous, p.at as previous_at,
+        case when nx.found then nx.warned else coalesce(u.dormancy_warned_at, e.recorded_warning::timestamptz) end as warned_at
       from e
       -- Each looked up by its key, and only where it tells something: the row for a deactivation (a person's: was the
       -- account warned; the portal's: since when), the previous entry for every other move but the end of a warning
       -- (its entry records the warning).
       left join lateral (select users.is_active, users.dormancy_warned_at from users where users.id = e.entity_id::uuid and e.action = 'user.deactivate' limit 1) u on true
+      -- A deactivation's warning, once a reactivation or a deletion has ended it (the row no longer holds it): the next
+      -- of those entries records it, or that there was none (entries written since migration 0035's version).
+      left join lateral (
+        select true as found, (n.changes -> 'dormancyWarnedAt' ->> 'before')::timestamptz as warned from audit_log n
+         where e.action = 'user.deactivate' and n.entity_type = 'user' and n.entity_id = e.entity_id
+           and n.action in ('user.reactivate', 'user.delete') and (n.at, n.id) > (e.at, e.id)
+         order by n.at, n.id limit 1) nx on true
       left join lateral (
         select p.action, p.at from audit_log p
          where p.entity_type = 'user' and p.entity_id = e.entity_id and p.action = any(${ENTERING}::text[])

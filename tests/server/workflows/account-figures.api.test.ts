@@ -134,6 +134,11 @@ for (const backend of backends) {
       // office's figures, not in the clinic administrator's (their users list leaves it out).
       const m = await account({ on: 'clinic', createdDaysAgo: 900, isActive: false, backOffice: true });
       await journal(m, 'clinic', 'user.deactivate', 1);
+      // Q: warned 6 days ago, deactivated by a person 5 days ago (1 day warned), reactivated 4 days ago (1 day
+      // deactivated), the reactivation recording the warning it cleared: active, its row holding no warning.
+      const q = await account({ on: 'clinic', createdDaysAgo: 900, lastLoginDaysAgo: 371, reactivatedDaysAgo: 4 });
+      await journal(q, 'clinic', 'user.deactivate', 5);
+      await journal(q, 'clinic', 'user.reactivate', 4, 'person', warning(6));
       // N: a back-office account holding a role on the clinic, deleted by a person 1 day ago: the same.
       await journal(randomUUID(), 'clinic', 'user.delete', 1, 'person', { userType: { before: 'BACKOFFICE', after: null } });
     });
@@ -153,22 +158,25 @@ for (const backend of backends) {
         ['deactivated', 'now'],
         ['deleted', 'period'],
       ]);
-      expect(added('backoffice@portail.test', body)).toEqual({ active: 4, dormantWarned: 1, deactivated: 5, deleted: 4 });
+      expect(added('backoffice@portail.test', body)).toEqual({ active: 5, dormantWarned: 1, deactivated: 5, deleted: 4 });
       // Created within 7 days: A, G, H.
       expect(body.started).toBe(3);
       expect(moves(body)).toEqual([
-        ['active', 'dormantWarned', 'isWarningDue', 1, 365 * DAYS],
+        // B (365 days), on record; Q's, ended by its reactivation (not timed).
+        ['active', 'dormantWarned', 'isWarningDue', 2, 365 * DAYS],
         // D (18 days), H (1 day) and M, whose creation the journal does not hold (no time).
         ['active', 'deactivated', 'isPersonMove', 3, 9.5 * DAYS],
         // G (5 days) and N, whose creation the journal does not hold.
         ['active', 'deleted', 'isPersonMove', 2, 5 * DAYS],
         // J (10 days warned) and K (29 days).
         ['dormantWarned', 'active', null, 2, 19.5 * DAYS],
-        ['dormantWarned', 'deactivated', 'isPersonMove', 1, 17 * DAYS],
+        // I (17 days warned, the row still says so) and Q (1 day, its reactivation's entry says so).
+        ['dormantWarned', 'deactivated', 'isPersonMove', 2, 9 * DAYS],
         ['dormantWarned', 'deactivated', 'canSystemDeactivate', 1, 35 * DAYS],
         // L (7 days warned), not counted on active → deleted too.
         ['dormantWarned', 'deleted', 'isPersonMove', 1, 7 * DAYS],
-        ['deactivated', 'active', null, 1, 9 * DAYS],
+        // E (9 days) and Q (1 day).
+        ['deactivated', 'active', null, 2, 5 * DAYS],
         ['deactivated', 'deleted', 'isPersonMove', 0, null],
         ['deactivated', 'deleted', 'canSystemDelete', 1, 367 * DAYS],
       ]);
@@ -179,24 +187,26 @@ for (const backend of backends) {
       // D (18 days), H (1 day), and E and M, whose creation the journal does not hold (no time).
       expect(thirty.transitions[1]).toMatchObject({ count: 4, medianSeconds: 9.5 * DAYS });
       // The warnings of 30 days: B (365 days) and I (380 days), still on record; J (12 days ago), K (30 days ago, the
-      // period's first moment) and L (8), ended since by a sign-in or a deletion, counted from their entries (not timed).
-      expect(thirty.transitions[0]).toMatchObject({ count: 5, medianSeconds: 372.5 * DAYS });
+      // period's first moment), L (8) and Q (6), ended since by a sign-in, a deletion or a reactivation, counted from
+      // their entries (not timed).
+      expect(thirty.transitions[0]).toMatchObject({ count: 6, medianSeconds: 372.5 * DAYS });
       expect(thirty.started).toBe(4);
       const ninety: Figures = (await figuresAs('backoffice@portail.test', 90)).body;
-      // B, I and C on record; J, K and L ended.
-      expect(ninety.transitions[0]).toMatchObject({ count: 6, medianSeconds: 365 * DAYS });
+      // B, I and C on record; J, K, L and Q ended.
+      expect(ninety.transitions[0]).toMatchObject({ count: 7, medianSeconds: 365 * DAYS });
     });
 
     it("gives an employer administrator the accounts of their users list and the moves of their organizations' accounts only", async () => {
       const clinic: Figures = (await figuresAs('admin.clinique@portail.test')).body;
-      expect(added('admin.clinique@portail.test', clinic)).toEqual({ active: 4, dormantWarned: 1, deactivated: 3, deleted: 3 });
+      expect(added('admin.clinique@portail.test', clinic)).toEqual({ active: 5, dormantWarned: 1, deactivated: 3, deleted: 3 });
       expect(clinic.started).toBe(2);
       // D alone: neither H (the EHPAD's) nor M (a back-office account, not in their users list); G, not N.
       expect(clinic.transitions[1]).toMatchObject({ count: 1, medianSeconds: 18 * DAYS });
       expect(clinic.transitions[2]).toMatchObject({ count: 1, medianSeconds: 5 * DAYS });
       expect(clinic.transitions.filter((x) => x.from === 'dormantWarned' && x.guard !== 'canSystemDeactivate').map((x) => [x.to, x.count])).toEqual([
         ['active', 2],
-        ['deactivated', 1],
+        // I and Q.
+        ['deactivated', 2],
         ['deleted', 1],
       ]);
       const ehpad: Figures = (await figuresAs('admin.ehpad@portail.test')).body;
