@@ -75,14 +75,11 @@ export function entryOrganizations(entry: Pick<AuditEntry, 'organizationId' | 'o
  * 'cio', 'vir' and 'dub' of 'virginie.dubois@…-ciotat.fr' a few hundred. None below three characters. Pure.
  */
 export function searchNarrowing(term: string, counted: readonly { gram: string; at: number; n: number }[]): string[] {
+  // Each character's word: a letter or digit following one stays in its word; anything else starts a new one.
   const letters = [...term];
-  const wordOf: number[] = [];
-  letters.reduce((word, letter, i) => {
-    const inWord = /[\p{L}\p{N}]/u.test(letter);
-    const current = inWord && i > 0 && /[\p{L}\p{N}]/u.test(letters[i - 1]!) ? word : word + 1;
-    wordOf.push(current);
-    return current;
-  }, 0);
+  const inWord = (i: number) => i >= 0 && /[\p{L}\p{N}]/u.test(letters[i]!);
+  let word = 0;
+  const wordOf = letters.map((_, i) => (inWord(i) && inWord(i - 1) ? word : ++word));
   const indexed = counted.filter((c) => isIndexedGram(c.gram));
   const chosen: { gram: string; at: number }[] = [];
   // The rarest string of each word, rarest first; then, with a single word, a second one that does not overlap it.

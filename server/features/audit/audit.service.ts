@@ -42,12 +42,13 @@ async function journalWhere(db: Kysely<Database>, actor: Actor, query: JournalQu
   const scope = journalScope(actor);
   const organization = filter.organizationId ? requireJournalOrganization(scope, await findOrganizationById(db, filter.organizationId, { kind: 'all' })) : undefined;
   const { organizationId: _, ...rest } = filter;
-  const counted = filter.search ? await peopleGramCounts(db, filter.search, true) : null;
+  const search = filter.search;
+  const counted = search ? await peopleGramCounts(db, search, true) : null;
   return {
     scope,
     where: {
       ...rest,
-      searchGrams: counted && filter.search ? searchNarrowing(filter.search, counted) : undefined,
+      searchGrams: search && counted ? searchNarrowing(search, counted) : undefined,
       organization: organization && { id: organization.id, type: organization.type },
       scope: scope ? [...scope.organizationIds] : null,
       reader: { userId: actor.userId, parentIds: scope ? [...scope.parentIds] : [] },
