@@ -1,6 +1,7 @@
 // Attacks on the journal (GET /api/v2/audit, its filters and CSV export) and the users export across companies
 // (security review). The tests prove the plausible attacks are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listJournalPage, auditEntriesMatching, type JournalWhere } from '../../server/features/audit/audit-list.repository.ts';
 import { backends } from './db/test-databases.ts';
 import { fixtures } from './support/fixtures.ts';
 import type { TestApp } from './support/test-app.ts';
@@ -116,6 +117,35 @@ for (const backend of backends) {
       const clinicAdminId = await userIdOf(t, PERSONAS.adminClinique);
       const backOffice = await journal(PERSONAS.backoffice, { search: 'vasseur', actorId: clinicAdminId });
       expect(backOffice.body.items.some((e: { entityId: string }) => e.entityId === shared.id)).toBe(true);
+    });
+
+    // Attacker review R2: a scope's page merged per organization (idsMergedByOrganization) holds exactly the
+    // entries the scope's filter keeps, in order, each once (an entry concerning two of its organizations), page after page.
+    it('merges a scope\'s pages per organization to exactly the entries its filter keeps, each once, none outside it', async () => {
+      const db = t.database.handle.db;
+      // Entries of each company, and of both (the shared employee's status changed by the back office).
+      const status = async (as: string, id: string, move: 'deactivate' | 'reactivate') =>
+        expect((await callApi(t, { as, method: 'POST', route: `/api/v2/users/{id}/${move}`, params: { id } })).status).toBe(200);
+      for (let i = 0; i < 2; i++) {
+        await status(PERSONAS.backoffice, shared.id, 'deactivate');
+        await status(PERSONAS.backoffice, shared.id, 'reactivate');
+        await status(PERSONAS.adminClinique, clinicUser.id, 'reactivate');
+        await status(PERSONAS.adminClinique, clinicUser.id, 'deactivate');
+      }
+      const scopes = [[orgs.ehpad.id, ...orgs.ehpadSirets.map((o) => o.id)], [orgs.cliniqueSirets[1]!.id], [orgs.ehpadSirets[0]!.id, orgs.cliniqueSirets[1]!.id]];
+      for (const scope of scopes) {
+        for (const extra of [{}, { actions: ['user.roles'] as JournalWhere['actions'] }]) {
+          const where: JournalWhere = { scope, ...extra };
+          const expected = (await auditEntriesMatching(db, where).select('id').orderBy('at', 'desc').orderBy('id', 'desc').execute()).map((r) => Number(r.id));
+          const paged: number[] = [];
+          for (let page = 1; page <= Math.ceil(expected.length / 3) + 1; page++) paged.push(...(await listJournalPage(db, where, { page, pageSize: 3 })).map((r) => r.id));
+          if (!extra.actions) expect(expected.length, 'entries of the scope').toBeGreaterThan(3);
+          expect(paged, JSON.stringify({ scope, extra })).toEqual(expected);
+        }
+      }
+      const both = (await listJournalPage(db, { scope: scopes[2]! }, { page: 1, pageSize: 100 })).filter((r) => r.entityId === shared.id);
+      expect(both.length).toBeGreaterThan(4);
+      expect(new Set(both.map((r) => r.id)).size).toBe(both.length);
     });
 
     it("finds the back office's own entries by their author for an organization caller (a back-office author is named)", async () => {

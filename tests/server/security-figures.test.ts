@@ -65,6 +65,31 @@ for (const backend of backends) {
       expect((await callApi(t, { as: PERSONAS.lecteur, method: 'GET', route: '/api/v2/retention' })).status).toBe(200);
     });
 
+    // Attacker review R2: a reactivation now records the warning it ends (statusChangeRecord), which the account
+    // figures count from the entry; the other company's administrator's figures do not move, the clinic's count it once.
+    it("counts a warning a reactivation ended in the clinic's account figures only, once", async () => {
+      const db = t.database.handle.db;
+      type Moves = { transitions: { from: string; to: string; count: number | null }[] };
+      const accountFigures = async (as: string): Promise<Moves> => {
+        const answer = await callApi(t, { as, method: 'GET', route: '/api/v2/workflows/{workflowId}/figures', params: { workflowId: 'account-lifecycle' }, query: { days: 7 } });
+        expect(answer.status, as).toBe(200);
+        const { from: _from, to: _to, ...rest } = answer.body as Record<string, unknown>;
+        return rest as Moves;
+      };
+      const warnings = (body: Moves) => body.transitions.find((x) => x.from === 'active' && x.to === 'dormantWarned')!.count ?? 0;
+      const before = { clinique: await accountFigures(PERSONAS.adminClinique), ehpad: await accountFigures(PERSONAS.adminEhpad), all: await accountFigures(PERSONAS.lecteur) };
+      const warned = await fixtures(db).user({ organizationId: orgs.cliniqueSirets[0]!.id, roleCode: 'COMPTABLE', email: freshEmail('averti') });
+      await db.updateTable('users').set({ is_active: false, created_at: new Date(Date.now() - 400 * 86_400_000), last_login_at: new Date(Date.now() - 367 * 86_400_000), dormancy_warned_at: new Date(Date.now() - 2 * 86_400_000) }).where('id', '=', warned.id).execute();
+      // The row's warning, still on record before the reactivation, counts once for the clinic; none for the EHPAD.
+      expect(warnings(await accountFigures(PERSONAS.adminClinique))).toBe(warnings(before.clinique) + 1);
+      expect(await accountFigures(PERSONAS.adminEhpad)).toEqual(before.ehpad);
+      expect((await callApi(t, { as: PERSONAS.adminClinique, method: 'POST', route: '/api/v2/users/{id}/reactivate', params: { id: warned.id } })).status).toBe(200);
+      // Ended by the reactivation: counted from its entry, still once.
+      expect(warnings(await accountFigures(PERSONAS.adminClinique))).toBe(warnings(before.clinique) + 1);
+      expect(warnings(await accountFigures(PERSONAS.lecteur))).toBe(warnings(before.all) + 1);
+      expect(await accountFigures(PERSONAS.adminEhpad)).toEqual(before.ehpad);
+    });
+
     it("refuses the account lifecycle's figures to a back-office account that may not list users (as the Accueil's dormant accounts)", async () => {
       const db = t.database.handle.db;
       const f = fixtures(db);
