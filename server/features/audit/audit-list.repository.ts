@@ -7,8 +7,8 @@ import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
 import type { Database, JsonValue } from '../../db/schema.ts';
 import type { JournalFilter } from './journal.input.ts';
 import type { JournalRow } from './journal-sentences.model.ts';
-import { containsPattern } from '../../db/like.ts';
 import { organizationActionsCopied } from './audit-backfill.repository.ts';
+import { authorKnown, searchConditions } from './journal-search.repository.ts';
 
 /** What the service resolved of a filter: the organization filtered on with its type, and the caller's scope. */
 export interface JournalWhere extends Omit<JournalFilter, 'organizationId'> {
@@ -37,20 +37,6 @@ export interface JournalKey {
 }
 
 /**
- * For an organization caller: whether they may know the entry's author, as the page decides to name them
- * (audit.service.ts readableEntries, audit.policy.ts canOpenUser): nobody (the system), themselves, a back-office
- * person, or a person holding a role their scope covers. A filter or a search on the author keeps an entry only
- * then, so that an author the page hides cannot be found by name, e-mail or id either.
- */
-function authorKnown(where: JournalWhere & { scope: readonly string[] }) {
-  const reader = where.reader ?? { userId: null, parentIds: [] };
-  return sql<SqlBool>`(audit_log.actor_id is null or audit_log.actor_id = ${reader.userId}::uuid
-    or exists (select 1 from users au where au.id = audit_log.actor_id and au.user_type = 'BACKOFFICE')
-    or exists (select 1 from role_assignments ar where ar.user_id = audit_log.actor_id
-      and (ar.organization_id = any(${[...where.scope]}::uuid[]) or (ar.inherits_to_children and ar.organization_id = any(${[...reader.parentIds]}::uuid[])))))`;
-}
-
-/**
  * `walk`: the page is read newest first along the time index (many matches); the search is then written so that
  * its trigram index cannot serve it (`search_text || ''`), else the planner, misjudging how many entries a term
  * matches, would read all 1.2 million entries of 'martin' by that index and sort them.
@@ -73,14 +59,7 @@ function matching(eb: ExpressionBuilder<Database, 'audit_log'>, where: JournalWh
   if (where.actions && where.actions.length > 0) conditions.push(eb('action', 'in', [...where.actions]));
   if (where.since) conditions.push(eb('at', '>=', where.since));
   if (where.until) conditions.push(eb('at', '<', where.until));
-  if (where.search) {
-    const pattern = containsPattern(where.search);
-    const narrowed = !walk && where.searchGrams !== undefined && where.searchGrams.length > 0;
-    if (narrowed) for (const gram of where.searchGrams!) conditions.push(sql<SqlBool>`search_text like ${containsPattern(gram)}`);
-    conditions.push(walk || narrowed ? sql<SqlBool>`(search_text || '') like ${pattern}` : sql<SqlBool>`search_text like ${pattern}`);
-    // Found through its author alone: kept only when the caller may know the author.
-    if (where.scope !== null) conditions.push(sql<SqlBool>`(subject_search_text like ${pattern} or ${authorKnown({ ...where, scope: where.scope })})`);
-  }
+  if (where.search) conditions.push(...searchConditions({ ...where, search: where.search }, walk));
   return eb.and(conditions);
 }
 

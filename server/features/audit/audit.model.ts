@@ -91,3 +91,27 @@ export function searchNarrowing(term: string, counted: readonly { gram: string; 
   }
   return chosen.map((c) => c.gram);
 }
+
+/** What ends an address's text as migration 0036 indexes it: an '@', or any space (a wider set than PostgreSQL's). */
+const OUTSIDE_AN_ADDRESS = /[@\s\p{Z}\p{C}]/u;
+
+/**
+ * The parts of a search around its first '@' that the journal's address indexes can find (migration 0036): the text
+ * before it back to a space, and the text after it up to a space or another '@'. Wherever the term occurs, these
+ * stand at an '@' of the entry's search text, the first at the end of the text before it (back to an '@' or a
+ * space), the second at the start of the text after it: so the entries holding them hold every entry holding the
+ * term. Null when either is empty (no '@', or nothing beside it). Characters, not UTF-16 units. Pure.
+ */
+export function addressParts(term: string): { local: string; domain: string } | null {
+  const at = term.indexOf('@');
+  if (at < 0) return null;
+  const before = [...term.slice(0, at)];
+  const after = [...term.slice(at + 1)];
+  let start = before.length;
+  while (start > 0 && !OUTSIDE_AN_ADDRESS.test(before[start - 1]!)) start--;
+  let end = 0;
+  while (end < after.length && !OUTSIDE_AN_ADDRESS.test(after[end]!)) end++;
+  const local = before.slice(start).join('');
+  const domain = after.slice(0, end).join('');
+  return local && domain ? { local, domain } : null;
+}

@@ -7,7 +7,7 @@ import type { ListTotals } from '../../db/list-totals.ts';
 import type { Database, JsonValue } from '../../db/schema.ts';
 import { findOrganizationById } from '../organizations/organizations.repository.ts';
 import { peopleGramCounts } from '../users/users-search.repository.ts';
-import { searchNarrowing } from './audit.model.ts';
+import { addressParts, searchNarrowing } from './audit.model.ts';
 import { countJournalEntries, GATHER_BELOW, journalBatchAfter, listJournalPage, type JournalKey, type JournalWhere } from './audit-list.repository.ts';
 import { canOpenInvitation, canOpenUser, journalScope, requireCanReadAudit, requireJournalOrganization } from './audit.policy.ts';
 import { journalLookupRows } from './journal-lookups.repository.ts';
@@ -43,7 +43,8 @@ async function journalWhere(db: Kysely<Database>, actor: Actor, query: JournalQu
   const organization = filter.organizationId ? requireJournalOrganization(scope, await findOrganizationById(db, filter.organizationId, { kind: 'all' })) : undefined;
   const { organizationId: _, ...rest } = filter;
   const search = filter.search;
-  const counted = search ? await peopleGramCounts(db, search, true) : null;
+  // A term with an address's parts is found by its address indexes (audit-list.repository.ts): no strings to narrow with.
+  const counted = search && !addressParts(search) ? await peopleGramCounts(db, search, true) : null;
   return {
     scope,
     where: {

@@ -123,6 +123,7 @@ describe.each(backends)('migrations on $name', (backend) => {
       select indexname from pg_indexes where schemaname = current_schema() and indexdef like '%gin_trgm_ops%'
       order by indexname`.execute(testDb.handle.db);
     expect(rows.map((row) => row.indexname)).toEqual([
+      'audit_log_address_more_idx',
       'audit_log_search_trgm_idx',
       'invitations_invitee_email_trgm_idx',
       'invitations_organization_code_trgm_idx',
