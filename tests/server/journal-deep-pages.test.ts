@@ -1,6 +1,6 @@
-// A deep page of the whole journal seeks its day (migration 0017: the entries counted per day by triggers) and
-// skips only within it: the same pages as reading the time index from the start, across days, ties and midnights
-// included, while entries are written, re-dated and purged.
+// A deep page of the whole journal seeks its day, then its hour (migrations 0017, 0037: the entries counted per day
+// and per hour by triggers), and skips only within it: the same pages as reading the time index from the start,
+// across days, hours, ties and midnights included, while entries are written, re-dated and purged.
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../server/db/migrate.ts';
@@ -22,6 +22,10 @@ describe.each(backends)('deep pages of the journal on $name', (backend) => {
       select 'ops@exemple.fr', 'user.update', 'user', 'x', '{}'::jsonb, t from unnest(${times.map((t) => t.toISOString())}::timestamptz[]) as t`.execute(db);
   const dayCounts = async () =>
     (await sql<{ day: string; n: number }>`select to_char(day, 'YYYY-MM-DD') as day, sum(n)::int as n from audit_day_counts group by day having sum(n) <> 0 order by day`.execute(db)).rows;
+  const hourCounts = async () =>
+    (await sql<{ hour: string; n: number }>`select to_char(hour, 'YYYY-MM-DD HH24') as hour, sum(n)::int as n from audit_hour_counts group by hour having sum(n) <> 0 order by hour`.execute(db)).rows;
+  const actualHours = async () =>
+    (await sql<{ hour: string; n: number }>`select to_char(at at time zone 'UTC', 'YYYY-MM-DD HH24') as hour, count(*)::int as n from audit_log group by 1 order by 1`.execute(db)).rows;
   const actualCounts = async () =>
     (await sql<{ day: string; n: number }>`select to_char((at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, count(*)::int as n from audit_log group by 1 order by 1`.execute(db)).rows;
   const total = async () => Number((await sql<{ n: number }>`select count(*) as n from audit_log`.execute(db)).rows[0]!.n);
@@ -45,6 +49,7 @@ describe.each(backends)('deep pages of the journal on $name', (backend) => {
     const times: Date[] = [];
     for (let d = 0; d < 5; d++) {
       for (let i = 0; i < 7 + d; i++) times.push(new Date(midnight + d * DAY + i * 3_600_000));
+      for (let m = 1; m <= 2 + d; m++) times.push(new Date(midnight + d * DAY + 5 * 3_600_000 + m * 60_000)); // several in one hour
       times.push(new Date(midnight + d * DAY + DAY - 1), new Date(midnight + d * DAY + DAY - 1)); // a tie just before midnight
     }
     await write(times);
@@ -53,9 +58,11 @@ describe.each(backends)('deep pages of the journal on $name', (backend) => {
     await testDb?.dispose();
   });
 
-  it('counts the entries of each day as they are', async () => {
+  it('counts the entries of each day and of each hour as they are', async () => {
     expect(await dayCounts()).toEqual(await actualCounts());
     expect((await dayCounts()).length).toBe(5);
+    expect(await hourCounts()).toEqual(await actualHours());
+    expect((await hourCounts()).length).toBe(5 * 7 + 10 + 5);
   });
 
   it('reads the same pages as from the start, each size, across days and ties', async () => {
@@ -67,6 +74,7 @@ describe.each(backends)('deep pages of the journal on $name', (backend) => {
     await sql`update audit_log set at = at - interval '2 days' where id in (select id from audit_log order by id limit 4)`.execute(db);
     await purgeJournal(db, new Date(Date.UTC(2026, 10, 21)));
     expect(await dayCounts()).toEqual(await actualCounts());
+    expect(await hourCounts()).toEqual(await actualHours());
     await expectSamePages(4);
   });
 
@@ -90,12 +98,16 @@ describe.each(backends)('deep pages of the journal on $name', (backend) => {
     }
   });
 
-  it('folds the counts of past days into one row per day at start-up, totals unchanged', async () => {
-    const before = await dayCounts();
+  it('folds the counts of past days and hours into one row each at start-up, totals unchanged', async () => {
+    const before = [await dayCounts(), await hourCounts()];
+    const { rows: spread } = await sql<{ n: number }>`select count(*)::int as n from audit_hour_counts where backend <> 0`.execute(db);
+    expect(spread[0]!.n).toBeGreaterThan(0);
     await sql`select compact_list_totals()`.execute(db);
-    expect(await dayCounts()).toEqual(before);
+    expect([await dayCounts(), await hourCounts()]).toEqual(before);
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from audit_day_counts where backend <> 0 and day < current_date - 1`.execute(db);
     expect(rows[0]!.n).toBe(0);
+    const { rows: hours } = await sql<{ n: number }>`select count(*)::int as n from audit_hour_counts where backend <> 0 and hour < (now() at time zone 'UTC') - interval '1 day'`.execute(db);
+    expect(hours[0]!.n).toBe(0);
     await expectSamePages(7);
   });
 });

@@ -153,20 +153,26 @@ export const GATHER_BELOW = 5_000;
 export const GATHER_SCOPE_BELOW = 50_000;
 
 /**
- * From this offset, a page of the whole journal seeks its day first (migration 0017): the days' counts, summed
- * newest first, tell which day holds the page's first entry and how many entries come before that day, and
- * the time index is read from the end of that day, skipping only within it (at most a day's entries).
+ * From this offset, a page of the whole journal seeks its hour first (migrations 0017, 0037): the days' counts,
+ * summed newest first, tell which day holds the page's first entry and how many entries come before that day; that
+ * day's hours, the same way, which hour; and the time index is read from the end of that hour, skipping only within
+ * it (at most an hour's entries; within a day, half of one on average: 11,800 for page 372,172 of the 10M journal).
  */
 export const SEEK_DAY_FROM = 10_000;
 
-function idsSeekingTheDay(offset: number, size: number) {
+function idsSeekingTheHour(offset: number, size: number) {
   return sql<{ id: number }>`select a.id from (
       select day, upto - n as before from (
         select day, n, sum(n) over (order by day desc) as upto from (select day, sum(n) as n from audit_day_counts group by day) as days
       ) as running where upto > ${offset} order by day desc limit 1
     ) as d cross join lateral (
-      select id from audit_log where at < (d.day + 1)::timestamp at time zone 'UTC'
-      order by at desc, id desc offset (${offset} - d.before) limit ${size}
+      select hour, d.before + upto - n as before from (
+        select hour, n, sum(n) over (order by hour desc) as upto from (
+          select hour, sum(n) as n from audit_hour_counts where hour >= d.day and hour < d.day + 1 group by hour) as hours
+      ) as running where d.before + upto > ${offset} order by hour desc limit 1
+    ) as h cross join lateral (
+      select id from audit_log where at < (h.hour + interval '1 hour') at time zone 'UTC'
+      order by at desc, id desc offset (${offset} - h.before) limit ${size}
     ) as a`;
 }
 
@@ -208,7 +214,7 @@ function idsMergedByAction(db: Kysely<Database>, where: JournalWhere, page: Page
  */
 export async function listJournalPage(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean; total?: number; seekDayFrom?: number } = {}): Promise<JournalRow[]> {
   if (isUnfiltered(where) && pageOffset(page) >= (options.seekDayFrom ?? SEEK_DAY_FROM)) {
-    const ids = idsSeekingTheDay(pageOffset(page), page.pageSize);
+    const ids = idsSeekingTheHour(pageOffset(page), page.pageSize);
     const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', sql<number>`(${ids})`).orderBy('at', 'desc').orderBy('id', 'desc').execute();
     return rows.map(toRow);
   }

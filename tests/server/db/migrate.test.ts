@@ -14,6 +14,7 @@ const TABLES = [
   'audit_backfills',
   'audit_counts',
   'audit_day_counts',
+  'audit_hour_counts',
   'audit_log',
   'audit_log_organizations',
   'bulk_action_targets',
