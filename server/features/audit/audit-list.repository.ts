@@ -222,6 +222,18 @@ export async function listJournalPage(db: Kysely<Database>, where: JournalWhere,
   return rows.map(toRow);
 }
 
+/**
+ * One author, one person's history or one action, with at most a period, over the whole journal: an index holds its
+ * entries newest first (audit_log_actor_at_idx, audit_log_entity_at_idx, audit_log_action_at_idx), so a page walks
+ * it, however few its entries. Gathered, each of the 10M journal's authors (4,300 to 4,800 entries) had every entry
+ * read and sorted for each page: 0.5 ms, against 0.05 walked.
+ */
+function inItsOwnIndex(where: JournalWhere) {
+  const actions = where.actions?.length ?? 0;
+  const keys = [Boolean(where.actorId), Boolean(where.userId), actions > 0].filter(Boolean).length;
+  return where.scope === null && !where.organization && !where.search && keys === 1 && actions <= 1;
+}
+
 /** Up to this many entries per organization (the page's end), a scope's page is merged from each organization's index. */
 export const MERGE_SCOPE_UP_TO = 1_000;
 
@@ -258,7 +270,7 @@ export function journalPageIds(db: Kysely<Database>, where: JournalWhere, page: 
   if (concerned && (where.organization || options.gather || (options.total !== undefined && options.total <= GATHER_SCOPE_BELOW))) {
     return slice(concerned.clearSelect().select('audit_id as id').orderBy('at', 'desc').orderBy('audit_id', 'desc'), page, prepared);
   }
-  if (options.gather) {
+  if (options.gather && !inItsOwnIndex(where)) {
     return slice(db.selectFrom(auditEntriesMatching(db, where).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc'), page, prepared);
   }
   if (byActionsAlone(where)) return idsMergedByAction(db, where, page);
@@ -271,7 +283,7 @@ export function journalPageIds(db: Kysely<Database>, where: JournalWhere, page: 
  */
 export async function journalBatchAfter(db: Kysely<Database>, where: JournalWhere, after: JournalKey | null, size: number, options: { gather?: boolean } = {}): Promise<JournalRow[]> {
   const older = (query: ReturnType<typeof auditEntriesMatching>) => (after ? query.where(sql<SqlBool>`(at, id) < (${after.at}, ${after.id})`) : query);
-  const ids = options.gather
+  const ids = options.gather && !inItsOwnIndex(where)
     ? db.selectFrom(older(auditEntriesMatching(db, where)).select(['id', 'at']).offset(0).as('m')).select('m.id').orderBy('m.at', 'desc').orderBy('m.id', 'desc').limit(size)
     : older(auditEntriesMatching(db, where, true)).select('id').orderBy('at', 'desc').orderBy('id', 'desc').limit(size);
   const rows = await db.selectFrom('audit_log').select(COLUMNS).where('id', 'in', ids).orderBy('at', 'desc').orderBy('id', 'desc').execute();
