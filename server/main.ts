@@ -88,6 +88,7 @@ async function start(): Promise<void> {
   const memoryWarning = `Réglages de mémoire absents : ${missingMemory.join(', ')} (lancez le serveur par npm run serve ou l'image : README, « The server's memory »)`;
   const databaseLine = database.kind === 'pglite' ? `PGlite (${path.join(config.dataDir, 'pglite')})` : 'PostgreSQL (DATABASE_URL)';
   if (config.production) {
+    if (missingMemory.length > 0) app.log.warn({ missingMemorySettings: missingMemory }, memoryWarning);
     // One JSON line, as every other line of the log in production.
     app.log.info(
       {
@@ -101,7 +102,6 @@ async function start(): Promise<void> {
       },
       'Portail Habilitations démarré',
     );
-    if (missingMemory.length > 0) app.log.warn({ missingMemorySettings: missingMemory }, memoryWarning);
     return;
   }
   const lines = [
