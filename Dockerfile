@@ -23,6 +23,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 # 3. The image: the server's sources (run by Node.js 24's type stripping), the contract, the SPA.
 FROM node:24-slim
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=8080 \
     TLS=off \
@@ -41,4 +42,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-CMD ["node", "server/main.ts"]
+# The server's memory settings (server/runtime.ts: SERVER_NODE_FLAGS, and MALLOC_ARENA_MAX above; README, 'The server's memory').
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=1024", "server/main.ts"]

@@ -1,11 +1,12 @@
-// The server under test: `node server/main.ts` in a child process (as `npm start` runs it),
-// its log in a file, its resident memory read from /proc while the load runs.
+// The server under test: `node server/main.ts` in a child process, started as production starts it (its Node.js
+// flags and environment, server/runtime.ts), its log in a file, its resident memory read from /proc while the load runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
+import { SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '../server/runtime.ts';
 
 export interface ServerProcess {
   pid: number;
@@ -58,12 +59,18 @@ export interface StartOptions {
   readyTimeoutMs?: number;
 }
 
+/** The command and environment of the server's process: production's flags and memory settings, then `env`. */
+export function serverCommand(env: Record<string, string>): { args: string[]; env: Record<string, string> } {
+  return { args: [...SERVER_NODE_FLAGS, 'server/main.ts'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...SERVER_ENVIRONMENT, ...env } };
+}
+
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
   const log = fs.openSync(options.logFile, 'w');
-  const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
+  const command = serverCommand(options.env);
+  const child: ChildProcess = spawn(process.execPath, command.args, {
     cwd: options.root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    env: command.env,
     stdio: ['ignore', log, log],
   });
   const origin = options.origin ?? `http://127.0.0.1:${options.port}`;

@@ -9,7 +9,7 @@ import { loadSigningKeys } from './dev-idp/signing-keys.ts';
 import { verifierFor } from './identity/token-verifier.ts';
 import { buildApp } from './app.ts';
 import { identityDirectoryFor } from './identity/graph-directory.ts';
-import { assertSupportedRuntime } from './runtime.ts';
+import { assertSupportedRuntime, missingMemorySettings } from './runtime.ts';
 import { pino } from 'pino';
 
 /** How long a stop waits for the requests under way (a load balancer's deregistration delay is usually longer). */
@@ -83,8 +83,12 @@ async function start(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  // Started otherwise than by npm or the image (server/runtime.ts): said at once, the resident memory will exceed its goal.
+  const missingMemory = missingMemorySettings();
+  const memoryWarning = `Réglages de mémoire absents : ${missingMemory.join(', ')} (lancez le serveur par npm run serve ou l'image : README, « The server's memory »)`;
   const databaseLine = database.kind === 'pglite' ? `PGlite (${path.join(config.dataDir, 'pglite')})` : 'PostgreSQL (DATABASE_URL)';
   if (config.production) {
+    if (missingMemory.length > 0) app.log.warn({ missingMemorySettings: missingMemory }, memoryWarning);
     // One JSON line, as every other line of the log in production.
     app.log.info(
       {
@@ -106,6 +110,7 @@ async function start(): Promise<void> {
     `Node.js : ${process.version}`,
     `Base de données : ${databaseLine}${seeded ? ', données de démonstration chargées' : ''}`,
   ];
+  if (missingMemory.length > 0) lines.push(memoryWarning);
   if (config.auth.kind === 'local') lines.push(`Connexion locale (OpenID Connect) : ${config.publicOrigin}/oidc`);
   if (tls?.certFile && config.tls.mode === 'self-signed') lines.push(`Certificat local à approuver : ${tls.certFile}`);
   lines.push(

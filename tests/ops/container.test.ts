@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validate, ValidationSeverity } from 'dockerfile-utils';
 import { parse } from 'yaml';
+import { SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '../../server/runtime.ts';
 
 const dockerfile = fs.readFileSync('Dockerfile', 'utf8');
 const ERROR = ValidationSeverity.ERROR;
@@ -56,7 +57,9 @@ describe('the Dockerfile', () => {
     expect(healthcheck?.args).toContain('/readyz');
     expect(lastStage.find((i) => i.keyword === 'ENV')?.args).toContain('NODE_ENV=production');
     const cmd = lastStage.find((i) => i.keyword === 'CMD');
-    expect(JSON.parse(cmd!.args)).toEqual(['node', 'server/main.ts']);
+    expect(JSON.parse(cmd!.args)).toEqual(['node', ...SERVER_NODE_FLAGS, 'server/main.ts']);
+    // The server's memory settings (server/runtime.ts): its flags above, its environment here.
+    for (const [name, value] of Object.entries(SERVER_ENVIRONMENT)) expect(lastStage.find((i) => i.keyword === 'ENV')?.args).toContain(`${name}=${value}`);
   });
 
   it('leaves the development files out of the build context', () => {

@@ -10,8 +10,8 @@ function filesUnder(folder: string): string[] {
   });
 }
 
-/** What the system sets, not the operator (admin:create names who ran it from USER). */
-const SYSTEM_VARIABLES = new Set(['USER', 'LOGNAME', 'HOME', 'HOSTNAME', 'PATH']);
+/** What the system sets, not the operator (admin:create names who ran it from USER); NODE_OPTIONS is Node.js's own (server/runtime.ts looks for the memory flags in it). */
+const SYSTEM_VARIABLES = new Set(['USER', 'LOGNAME', 'HOME', 'HOSTNAME', 'PATH', 'NODE_OPTIONS']);
 
 /** Names read with required(env, 'X'), optional(env, 'X'), env.X or process.env.X anywhere in server/. */
 function settingsReadByTheServer(): string[] {

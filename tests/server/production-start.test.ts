@@ -1,5 +1,6 @@
 // A production start (NODE_ENV=production) writes JSON lines only, the start banner and a migration's failure
-// included, so that a log collector reads every line; the banner names the runtime, Node.js 24 or newer.
+// included, so that a log collector reads every line; the banner names the runtime, Node.js 24 or newer. A start
+// without the server's memory settings (server/runtime.ts) says so before its banner.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/server-process.ts';
 import { createTestDatabase, type TestDatabase } from './db/test-databases.ts';
 import { describeOnPostgres } from '../support/on-postgres.ts';
+import { SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '../../server/runtime.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -17,11 +19,11 @@ interface Run {
   stdout: string;
 }
 
-/** `node server/main.ts` in production: until `until` appears in its standard output (then stopped) or it exits. */
-function runProduction(env: Record<string, string>, until: string | null): Promise<Run> {
+/** `node [flags] server/main.ts` in production: until `until` appears in its standard output (then stopped) or it exits. */
+function runProduction(env: Record<string, string>, until: string | null, flags: readonly string[] = []): Promise<Run> {
   return new Promise((resolve, reject) => {
     let stdout = '';
-    const child = spawn(process.execPath, ['server/main.ts'], {
+    const child = spawn(process.execPath, [...flags, 'server/main.ts'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
@@ -64,6 +66,22 @@ describe('a production start', () => {
     const banner = lines.find((line) => line.msg === 'Portail Habilitations démarré');
     expect(banner).toMatchObject({ level: 30, publicOrigin: `http://127.0.0.1:${port}`, database: 'pglite', identityProvider: 'local' });
     expect(Number(/^v(\d+)\./.exec(String(banner?.node))?.[1])).toBeGreaterThanOrEqual(24);
+    // Started bare, without the memory settings: a warning naming each, before the banner.
+    const warning = lines.findIndex((line) => String(line.msg).startsWith('Réglages de mémoire absents'));
+    expect(lines[warning]).toMatchObject({
+      level: 40,
+      missingMemorySettings: ['--max-semi-space-size', '--max-old-space-size', 'MALLOC_ARENA_MAX'],
+      msg: expect.stringMatching(/^Réglages de mémoire absents : --max-semi-space-size, --max-old-space-size, MALLOC_ARENA_MAX \(/),
+    });
+    expect(warning).toBeLessThan(lines.indexOf(banner!));
+  });
+
+  it('started with the memory settings, as npm run serve and the image start it, says nothing of memory', async () => {
+    const port = await freePort();
+    const run = await runProduction({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...SERVER_ENVIRONMENT }, 'Portail Habilitations démarré', SERVER_NODE_FLAGS);
+    const lines = jsonLines(run.stdout);
+    expect(lines.some((line) => line.msg === 'Portail Habilitations démarré')).toBe(true);
+    expect(lines.filter((line) => 'missingMemorySettings' in line || String(line.msg).includes('mémoire'))).toEqual([]);
   });
 });
 

@@ -1,7 +1,9 @@
-// The server as production runs it, in a child process whose signals, exit and log the test follows as they
-// happen (bench/server-process.ts starts it the same way, but writes the log to a file and hides the exit).
+// The server as production runs it (its memory settings included, server/runtime.ts), in a child process whose
+// signals, exit and log the test follows as they happen (bench/server-process.ts starts it the same way, but writes
+// the log to a file and hides the exit).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '../../../server/runtime.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -28,9 +30,9 @@ export interface WatchedServer {
 }
 
 export async function startWatchedServer(env: Record<string, string>, port: number): Promise<WatchedServer> {
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...SERVER_ENVIRONMENT, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
