@@ -5,7 +5,8 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../server/db/migrate.ts';
 import type { Database } from '../../server/db/schema.ts';
-import { listJournalPage, type JournalWhere } from '../../server/features/audit/audit-list.repository.ts';
+import { PREPARE_ANYWAY } from '../../server/db/database.ts';
+import { idsSeekingTheHour, listJournalPage, type JournalWhere } from '../../server/features/audit/audit-list.repository.ts';
 import { purgeJournal } from '../../server/features/audit/audit-retention.service.ts';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
 
@@ -96,6 +97,20 @@ describe.each(backends)('deep pages of the journal on $name', (backend) => {
         expect(pages, `pages of ${size}`).toEqual(expected);
       }
     }
+  });
+
+  it("is prepared once, with a plan that reads only the page's entries whatever the page", async () => {
+    const { sql: text, parameters } = db.selectFrom('audit_log').select('id').where('id', 'in', sql<number>`(${idsSeekingTheHour(12, 1)})`).compile();
+    expect(text).toContain(PREPARE_ANYWAY);
+    const plan = await testDb.handle.withRawTransaction(async (tx) => {
+      await tx.exec('set local plan_cache_mode = force_generic_plan');
+      await tx.exec(`prepare deep_page as ${text}`);
+      const rows = await tx.query<{ 'QUERY PLAN': string }>(`explain execute deep_page(${parameters.map((p) => `'${String(p)}'`).join(', ')})`);
+      await tx.exec('deallocate deep_page');
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    // The generic plan expects the page's one entry, not a tenth of the journal to join to every entry.
+    expect(plan.split('\n')[0]).toMatch(/rows=1 /);
   });
 
   it('folds the counts of past days and hours into one row each at start-up, totals unchanged', async () => {

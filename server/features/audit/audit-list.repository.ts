@@ -3,6 +3,7 @@
 // audit.repository.ts; what a page's sentences need is journal-lookups.repository.ts.
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { pageOffset, type PageRequest } from '../../core/pages.ts';
+import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
 import type { Database, JsonValue } from '../../db/schema.ts';
 import type { JournalFilter } from './journal.input.ts';
@@ -160,8 +161,13 @@ export const GATHER_SCOPE_BELOW = 50_000;
  */
 export const SEEK_DAY_FROM = 10_000;
 
-function idsSeekingTheHour(offset: number, size: number) {
-  return sql<{ id: number }>`select a.id from (
+/**
+ * Prepared (database.ts PREPARE_ANYWAY): whatever the page, the plan is the same, once the page's size is a literal.
+ * With the size a parameter, the generic plan expected a tenth of the journal from the seek, and joined it to every
+ * entry (3 s); with it written in, the plan PostgreSQL keeps is the one it makes for each page (0.29 ms, no planning).
+ */
+export function idsSeekingTheHour(offset: number, size: number) {
+  return sql<{ id: number }>`${sql.raw(PREPARE_ANYWAY)} select a.id from (
       select day, upto - n as before from (
         select day, n, sum(n) over (order by day desc) as upto from (select day, sum(n) as n from audit_day_counts group by day) as days
       ) as running where upto > ${offset} order by day desc limit 1
@@ -172,7 +178,7 @@ function idsSeekingTheHour(offset: number, size: number) {
       ) as running where d.before + upto > ${offset} order by hour desc limit 1
     ) as h cross join lateral (
       select id from audit_log where at < (h.hour + interval '1 hour') at time zone 'UTC'
-      order by at desc, id desc offset (${offset} - h.before) limit ${size}
+      order by at desc, id desc offset (${offset} - h.before) limit ${sql.lit(size)}
     ) as a`;
 }
 

@@ -42,11 +42,24 @@ export interface JournalLookupKeys {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * How many values PostgreSQL assumes a list parameter holds when it plans a statement once for any values (its
+ * generic plan). The statement below is prepared; each list is sent with at least this many values, completed by a
+ * value no row holds (no id is the nil uuid, no request -1, no organization's code empty), so that PostgreSQL's plan
+ * for the values sent is never estimated cheaper than its generic plan, which it then keeps. Sent as they were (an
+ * empty list, two users), the plan for them always was, and the statement was planned again at every page: 0.3 to
+ * 0.4 ms of PostgreSQL's work a page, about a quarter of a journal page's.
+ */
+export const PLANNED_LIST_LENGTH = 10;
+const planned = <T>(list: readonly T[], none: T): T[] => [...list, ...Array<T>(Math.max(0, PLANNED_LIST_LENGTH - list.length)).fill(none)];
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+
 export async function journalLookupRows(db: Kysely<Database>, keys: JournalLookupKeys): Promise<JournalLookupRows> {
-  const userIds = keys.userIds.filter((id) => UUID.test(id));
-  const invitationIds = keys.invitationIds.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
-  const organizationIds = keys.organizationIds.filter((id) => UUID.test(id));
-  const entries = [...keys.entriesOf];
+  const userIds = planned(keys.userIds.filter((id) => UUID.test(id)), NO_ID);
+  const invitationIds = planned(keys.invitationIds.filter((id) => /^\d{1,15}$/.test(id)).map(Number), -1);
+  const organizationIds = planned(keys.organizationIds.filter((id) => UUID.test(id)), NO_ID);
+  const entries = planned(keys.entriesOf, -1);
+  const codes = planned(keys.organizationCodes, '');
   const { rows } = await sql<{ users: unknown; invitations: unknown; organizations: unknown; roles: unknown; concerned: unknown }>`
     select
       (select coalesce(json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name, 'email', u.email, 'userType', u.user_type,
@@ -60,7 +73,7 @@ export async function journalLookupRows(db: Kysely<Database>, keys: JournalLooku
        -- Each way an organization is named, by its own index, then each organization once by its key (an OR would scan them all).
        from (select distinct k.id from (
                select unnest(${organizationIds}::uuid[]) as id
-               union all select c.id from organizations c where c.code = any(${[...keys.organizationCodes]}::text[])
+               union all select c.id from organizations c where c.code = any(${codes}::text[])
                union all select e.organization_id from audit_log_organizations e where e.audit_id = any(${entries}::bigint[])) k) named
        join organizations o on o.id = named.id) as organizations,
       (select coalesce(json_agg(json_build_object('code', r.code, 'name', r.name)), '[]'::json) from roles r) as roles`.execute(db);

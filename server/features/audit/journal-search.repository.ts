@@ -1,10 +1,11 @@
 // The journal's conditions on who wrote an entry and on its search text (audit-list.repository.ts matching): a search
 // by its address indexes (migration 0036), by a few rare strings, or walked newest first; an author an organization
 // caller may know.
-import { sql, type SqlBool } from 'kysely';
-import { containsPattern, escapeLike } from '../../db/like.ts';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { PREPARE_ANYWAY } from '../../db/database.ts';
+import { containsPattern } from '../../db/like.ts';
 import type { JournalWhere } from './audit-list.repository.ts';
-import { addressParts } from './audit.model.ts';
+import { addressParts, prefixRange } from './audit.model.ts';
 
 /**
  * For an organization caller: whether they may know the entry's author, as the page decides to name them
@@ -24,15 +25,28 @@ export function authorKnown(where: JournalWhere & { scope: readonly string[] }) 
  * The entries whose search text holds the term's address parts (audit.model.ts addressParts) at its first or second
  * '@', each read from its index (migration 0036; the literal '%@%' patterns name the indexes' own conditions), or
  * that hold three '@' or more and the whole term (their trigram index). The whole term is then checked on them.
+ * Each part is a range of its index (prefixRange), not a LIKE: a range of parameters is what a prepared statement's
+ * plan can read an index by, so the statement is prepared (PREPARE_ANYWAY) and not planned again at each page
+ * (0.4 ms of PostgreSQL's work, more than reading the entries).
  */
 function atAnAddress(address: { local: string; domain: string }, pattern: string) {
-  const local = `${escapeLike([...address.local].reverse().join(''))}%`;
-  const domain = `${escapeLike(address.domain)}%`;
+  const starting = (part: RawBuilder<string>, prefix: string) => {
+    const range = prefixRange(prefix);
+    return range.to === null ? sql<SqlBool>`${part} ~>=~ ${given(range.from)}` : sql<SqlBool>`${part} ~>=~ ${given(range.from)} and ${part} ~<~ ${given(range.to)}`;
+  };
+  const local = [...address.local].reverse().join('');
   const at = (k: 1 | 2) =>
-    sql<SqlBool>`(search_text like ${sql.lit(k === 1 ? '%@%' : '%@%@%')} and journal_address_local(search_text, ${sql.lit(k)}) like ${local}
-      and journal_address_domain(search_text, ${sql.lit(k)}) like ${domain})`;
-  return sql<SqlBool>`(${at(1)} or ${at(2)} or (search_text like ${sql.lit('%@%@%@%')} and search_text like ${pattern}))`;
+    sql<SqlBool>`(search_text like ${sql.lit(k === 1 ? '%@%' : '%@%@%')} and ${starting(sql`journal_address_local(search_text, ${sql.lit(k)})`, local)}
+      and ${starting(sql`journal_address_domain(search_text, ${sql.lit(k)})`, address.domain)})`;
+  return sql<SqlBool>`(${sql.raw(PREPARE_ANYWAY)} ${at(1)} or ${at(2)} or (search_text like ${sql.lit('%@%@%@%')} and search_text like ${given(pattern)}))`;
 }
+
+/**
+ * A value of the address search the planner does not look at (an initplan's result): its plan for these values is
+ * then its plan for any values, which it keeps (plan_cache_mode auto). Seen, the ranges and the pattern made its plan
+ * for the values sent look cheaper than its plan for any values, and the statement was planned at every page.
+ */
+const given = (value: string) => sql`(select ${value}::text)`;
 
 /**
  * The search's conditions. `walk` (many matches, read newest first along the time index): the term is written so that
@@ -47,7 +61,8 @@ export function searchConditions(where: JournalWhere & { search: string }, walk:
   const narrowed = !walk && !address && where.searchGrams !== undefined && where.searchGrams.length > 0;
   if (address) conditions.push(atAnAddress(address, pattern));
   if (narrowed) for (const gram of where.searchGrams!) conditions.push(sql<SqlBool>`search_text like ${containsPattern(gram)}`);
-  conditions.push(walk || narrowed || address ? sql<SqlBool>`(search_text || '') like ${pattern}` : sql<SqlBool>`search_text like ${pattern}`);
+  if (address) conditions.push(sql<SqlBool>`(search_text || '') like ${given(pattern)}`);
+  else conditions.push(walk || narrowed ? sql<SqlBool>`(search_text || '') like ${pattern}` : sql<SqlBool>`search_text like ${pattern}`);
   if (where.scope !== null) conditions.push(sql<SqlBool>`(subject_search_text like ${pattern} or ${authorKnown({ ...where, scope: where.scope })})`);
   return conditions;
 }

@@ -4,7 +4,9 @@
 // on both backends; and the indexes are what reads them.
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressParts } from '../../../server/features/audit/audit.model.ts';
+import fc from 'fast-check';
+import { addressParts, prefixRange } from '../../../server/features/audit/audit.model.ts';
+import { PREPARE_ANYWAY } from '../../../server/db/database.ts';
 import { countJournalEntries, journalPageIds, listJournalPage, type JournalWhere } from '../../../server/features/audit/audit-list.repository.ts';
 import { containsPattern } from '../../../server/db/like.ts';
 import type { Database } from '../../../server/db/schema.ts';
@@ -22,6 +24,25 @@ describe("a search's address parts", () => {
 
   it('are none without an @, or with nothing beside it', () => {
     for (const term of ['martin', '@gmail.com', 'martin@', 'a @b', 'a@ b', '@', 'x@@y']) expect(addressParts(term), term).toBeNull();
+  });
+});
+
+describe('the range of the strings starting with a prefix, as PostgreSQL compares their bytes', () => {
+  const bytes = (text: string) => Buffer.from(text, 'utf8');
+  it('holds every string that starts with the prefix', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary', minLength: 1 }), fc.string({ unit: 'binary' }), (prefix, rest) => {
+      const { from, to } = prefixRange(prefix);
+      const text = bytes(prefix + rest);
+      expect(Buffer.compare(text, bytes(from))).toBeGreaterThanOrEqual(0);
+      if (to !== null) expect(Buffer.compare(text, bytes(to))).toBeLessThan(0);
+    }), { numRuns: 2_000 });
+  });
+
+  it('grows the last character that can grow, past the surrogates', () => {
+    expect(prefixRange('samoht')).toEqual({ from: 'samoht', to: 'samohu' });
+    expect(prefixRange('a\ud7ff')).toEqual({ from: 'a\ud7ff', to: 'a\ue000' });
+    expect(prefixRange('ab\u{10ffff}')).toEqual({ from: 'ab\u{10ffff}', to: 'ac' });
+    expect(prefixRange('\u{10ffff}')).toEqual({ from: '\u{10ffff}', to: null });
   });
 });
 
@@ -82,6 +103,22 @@ for (const backend of backends) {
       await sql`update audit_log set search_text = 'personne effacee' where search_text = ${term}`.execute(db());
       expect(await countJournalEntries(db(), back(term), null)).toBe(0);
       expect(await countJournalEntries(db(), back('helene.thomas@outlook.fr'), null)).toBe(2);
+    });
+
+    it('is prepared, and its plan kept for every address reads the address indexes', async () => {
+      const { sql: text, parameters } = db().selectFrom(journalPageIds(db(), back('helene.thomas@outlook.fr'), { page: 1, pageSize: 10 }, { gather: true }).as('p')).selectAll().compile();
+      expect(text).toContain(PREPARE_ANYWAY);
+      const plan = await testDb.handle.withRawTransaction(async (tx) => {
+        await tx.exec('set local plan_cache_mode = force_generic_plan');
+        await tx.exec('set local enable_seqscan = off');
+        await tx.exec(`prepare address_page as ${text}`);
+        const rows = await tx.query<{ 'QUERY PLAN': string }>(`explain (costs off) execute address_page(${parameters.map((p) => `'${String(p).replaceAll("'", "''")}'`).join(', ')})`);
+        await tx.exec('deallocate address_page');
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      // Each address index is read by the range of the term's parts, not whole with the parts filtered.
+      for (const index of ['audit_log_address_1_idx', 'audit_log_address_2_idx']) expect(plan).toMatch(new RegExp(`Index Scan on ${index}\\s+Index Cond: .*~>=~`));
+      expect(plan).not.toMatch(/audit_log_search_trgm_idx/);
     });
 
     it('reads an address through its indexes, not the trigram index of every entry', async () => {
