@@ -1,5 +1,6 @@
 // An organization caller's users list finds each user of their reach, and its sort key, from one index alone
-// (migration 0038): no user's row is read but the page's own, on both backends.
+// (migration 0038): no user's row is read but the page's own; and its statements are planned once per connection
+// (server/db/unseen.ts: the reach unseen by the planner), on both backends.
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/schema.ts';
@@ -33,6 +34,35 @@ for (const backend of backends) {
         return (await tx.query<{ 'QUERY PLAN': string }>(`explain ${page!.sql}`, page!.parameters as unknown[])).map((r) => r['QUERY PLAN']).join('\n');
       });
       expect(plan).toMatch(/Index Only Scan using users_id_name_type_idx/);
+    });
+
+    it('keeps one plan for the page of any reach', async () => {
+      const clinic = await db().selectFrom('organizations').select('id').where('type', '=', 'SIREN').orderBy('code').executeTakeFirstOrThrow();
+      const role = await db().selectFrom('roles').select('id').orderBy('code').executeTakeFirstOrThrow();
+      // Enough people, spread over the organizations and analyzed, for the planner to tell one reach from any reach.
+      await sql`insert into users (email, first_name, last_name, user_type) select 'portee' || i || '@exemple.fr', 'Prénom' || i, 'Nom' || i, 'ORGANIZATION' from generate_series(1, 20000) as i`.execute(db());
+      await sql`insert into role_assignments (user_id, organization_id, role_id, inherits_to_children)
+        select u.id, o.id, ${role.id}, false from (select id, row_number() over (order by id) as n from users where email like 'portee%') u
+        join (select id, row_number() over (order by id) - 1 as k, count(*) over () as m from organizations) o on o.k = u.n % o.m`.execute(db());
+      await sql`analyze users`.execute(db());
+      await sql`analyze role_assignments`.execute(db());
+      const statements: { sql: string; parameters: readonly unknown[] }[] = [];
+      const capturing: Kysely<Database> = db().withPlugin({
+        transformQuery: (args) => (statements.push(capturing.getExecutor().compileQuery(args.node, args.queryId)), args.node),
+        transformResult: async (args) => args.result,
+      });
+      const reach = { organizationIds: new Set([clinic.id]), parentIds: new Set<string>() };
+      await listUsersPage(capturing, { page: 1, pageSize: 10, includeInactive: true, sort: 'name', order: 'asc', pendingReach: reach.organizationIds, scope: reach });
+      const page = statements.find((s) => /from \(select "users"\."id"/.test(s.sql))!;
+      const literal = (v: unknown) => (Array.isArray(v) ? `'{${v.join(',')}}'` : typeof v === 'string' ? `'${v}'` : String(v));
+      const generic = await testDb.handle.withRawTransaction(async (tx) => {
+        await tx.exec(`prepare reach_page as ${page.sql}`);
+        for (let run = 0; run < 10; run++) await tx.query(`execute reach_page(${page.parameters.map(literal).join(', ')})`);
+        const rows = await tx.query<{ n: number }>(`select generic_plans::int as n from pg_prepared_statements where name = 'reach_page'`);
+        await tx.exec('deallocate reach_page');
+        return Number(rows[0]!.n);
+      });
+      expect(generic).toBeGreaterThan(0);
     });
   });
 }

@@ -4,6 +4,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { containsPattern } from '../../db/like.ts';
+import { unseenText } from '../../db/unseen.ts';
 import type { JournalWhere } from './audit-list.repository.ts';
 import { addressParts, prefixRange } from './audit.model.ts';
 
@@ -41,12 +42,8 @@ function atAnAddress(address: { local: string; domain: string }, pattern: string
   return sql<SqlBool>`(${sql.raw(PREPARE_ANYWAY)} ${at(1)} or ${at(2)} or (search_text like ${sql.lit('%@%@%@%')} and search_text like ${given(pattern)}))`;
 }
 
-/**
- * A value of the address search the planner does not look at (an initplan's result): its plan for these values is
- * then its plan for any values, which it keeps (plan_cache_mode auto). Seen, the ranges and the pattern made its plan
- * for the values sent look cheaper than its plan for any values, and the statement was planned at every page.
- */
-const given = (value: string) => sql`(select ${value}::text)`;
+/** A value of the address search the planner does not look at (server/db/unseen.ts): its plan is kept. */
+const given = unseenText;
 
 /**
  * The search's conditions. `walk` (many matches, read newest first along the time index): the term is written so that

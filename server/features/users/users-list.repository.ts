@@ -5,6 +5,7 @@ import { fromNearerEnd, pageOffset } from '../../core/pages.ts';
 import { canonicalRoleCode, type AccountStateFilter, type UserScope } from './users.model.ts';
 import type { OrganizationDto } from '../organizations/organizations.repository.ts';
 import { PREPARE_ANYWAY } from '../../db/database.ts';
+import { unseenIds } from '../../db/unseen.ts';
 import { exactTotal, userCount, type ListName, type ListTotals, type TotalClock } from '../../db/list-totals.ts';
 import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
 import { searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
@@ -102,8 +103,9 @@ export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> 
               const reach = [...new Set([...held, ...scope.parentIds])];
               if (reach.length === 0) on.push(sql<SqlBool>`false`);
               else {
-                on.push(inner('ra.organization_id', 'in', reach));
-                on.push(held.length ? inner.or([inner('ra.organization_id', 'in', held), inner('ra.inherits_to_children', '=', true)]) : inner('ra.inherits_to_children', '=', true));
+                // Unseen by the planner (server/db/unseen.ts): the statement's plan is the same for any reach, and kept.
+                on.push(sql<SqlBool>`ra.organization_id = any(${unseenIds(reach)})`);
+                on.push(held.length ? inner.or([sql<SqlBool>`ra.organization_id = any(${unseenIds(held)})`, sql<SqlBool>`ra.inherits_to_children`]) : sql<SqlBool>`ra.inherits_to_children`);
               }
             }
             return inner.and(on);

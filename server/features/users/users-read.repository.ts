@@ -3,6 +3,7 @@ import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type 
 import { ORGANIZATION_COLUMNS, toOrganizationDto, type OrganizationDto } from '../organizations/organizations.repository.ts';
 import { rolePermissions } from '../roles/roles.repository.ts';
 import { sqlCompiler } from '../../db/compiler.ts';
+import { unseenIds } from '../../db/unseen.ts';
 import type { Database, OrganizationType, RoleType, UserRow } from '../../db/schema.ts';
 
 export type { UserRow } from '../../db/schema.ts';
@@ -136,7 +137,7 @@ export function pendingInvitationFor<DB extends Database, TB extends 'users' & k
         .where(sql<SqlBool>`lower(inv.invitee_email) = lower(users.email)`)
         // A literal, not a parameter: a prepared statement's generic plan then still proves the partial index's predicate.
         .where('inv.status', '=', sql.lit('PENDING'))
-        .$if(reach !== null, (q) => (reach!.size ? q.where('inv.organization_id', 'in', [...reach!]) : q.where(sql<SqlBool>`false`))),
+        .$if(reach !== null, (q) => (reach!.size ? q.where(sql<SqlBool>`inv.organization_id = any(${unseenIds([...reach!])})`) : q.where(sql<SqlBool>`false`))),
     )
     // PostgreSQL answers exists() as a boolean.
     .$castTo<boolean>() as unknown as ExpressionWrapper<DB, TB, boolean>;
