@@ -36,7 +36,10 @@ type Eb = ExpressionBuilder<Database, 'invitations'>;
 function matching(eb: Eb, query: Pick<InvitationListQuery, 'statuses' | 'search' | 'pendingMadeBefore'>) {
   const conditions = [];
   const statuses = [...new Set(query.statuses)];
-  if (statuses.length > 0 && statuses.length < EVERY_STATUS) conditions.push(eb('status', 'in', statuses));
+  // Known statuses are written as literals: page 1 is prepared, and a plan made for any status walked every request
+  // newest first to find ten pending ones among 236,000 (9 ms a page on the 1M database, against 0.4 by the status).
+  const known = statuses.every((status) => (INVITATION_STATUSES as readonly string[]).includes(status));
+  if (statuses.length > 0 && statuses.length < EVERY_STATUS) conditions.push(eb('status', 'in', known ? statuses.map((status) => sql.lit(status)) : statuses));
   if (query.pendingMadeBefore) {
     // invitations_status_created_sort_idx; to the millisecond, as the lifecycle's jobs read it (created_at <= the moment).
     conditions.push(eb('status', '=', 'PENDING'));
