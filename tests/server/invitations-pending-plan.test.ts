@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/schema.ts';
 import { listInvitations } from '../../server/features/invitations/invitations.repository.ts';
 import { backends, createSeededTestDatabase, type TestDatabase } from './db/test-databases.ts';
+import { capturing, keptPlan } from './support/plans.ts';
 
 for (const backend of backends) {
   describe(`the pending requests' page, on ${backend.name}`, () => {
@@ -25,25 +26,13 @@ for (const backend of backends) {
     afterAll(() => testDb?.dispose());
 
     it('is written for its statuses, and its kept plan reads the pending ones by their status', async () => {
-      const statements: { sql: string; parameters: readonly unknown[] }[] = [];
-      const capturing: Kysely<Database> = db().withPlugin({
-        transformQuery: (args) => (statements.push(capturing.getExecutor().compileQuery(args.node, args.queryId)), args.node),
-        transformResult: async (args) => args.result,
-      });
-      const page = await listInvitations(capturing, { statuses: ['PENDING'], sort: 'createdAt', order: 'desc', page: 1, pageSize: 10 });
+      const { db: recording, statements } = capturing(db());
+      const page = await listInvitations(recording, { statuses: ['PENDING'], sort: 'createdAt', order: 'desc', page: 1, pageSize: 10 });
       expect(page.rows.every((row) => row.status === 'PENDING')).toBe(true);
       const statement = statements.find((s) => /order by "created_at" desc/.test(s.sql))!;
       expect(statement.sql).toContain(`"status" in ('PENDING')`);
       expect(statement.parameters).not.toContain('PENDING');
-      const plan = await testDb.handle.withRawTransaction(async (tx) => {
-        await tx.exec('set local plan_cache_mode = force_generic_plan');
-        await tx.exec(`prepare pending_page as ${statement.sql}`);
-        const literal = (v: unknown) => (typeof v === 'string' ? `'${v}'` : String(v));
-        const args = statement.parameters.length > 0 ? `(${statement.parameters.map(literal).join(', ')})` : '';
-        const rows = await tx.query<{ 'QUERY PLAN': string }>(`explain (costs off) execute pending_page${args}`);
-        await tx.exec('deallocate pending_page');
-        return rows.map((r) => r['QUERY PLAN']).join('\n');
-      });
+      const plan = await keptPlan(testDb.handle, statement, { costs: false });
       expect(plan).toMatch(/invitations_status_created_sort_idx/);
     });
   });

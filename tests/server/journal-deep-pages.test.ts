@@ -9,6 +9,7 @@ import { PREPARE_ANYWAY } from '../../server/db/database.ts';
 import { idsSeekingTheHour, listJournalPage, type JournalWhere } from '../../server/features/audit/audit-list.repository.ts';
 import { purgeJournal } from '../../server/features/audit/audit-retention.service.ts';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
+import { keptPlan } from './support/plans.ts';
 
 const WHOLE: JournalWhere = { scope: null };
 const DAY = 86_400_000;
@@ -102,13 +103,7 @@ describe.each(backends)('deep pages of the journal on $name', (backend) => {
   it("is prepared once, with a plan that reads only the page's entries whatever the page", async () => {
     const { sql: text, parameters } = db.selectFrom('audit_log').select('id').where('id', 'in', sql<number>`(${idsSeekingTheHour(12, 1)})`).compile();
     expect(text).toContain(PREPARE_ANYWAY);
-    const plan = await testDb.handle.withRawTransaction(async (tx) => {
-      await tx.exec('set local plan_cache_mode = force_generic_plan');
-      await tx.exec(`prepare deep_page as ${text}`);
-      const rows = await tx.query<{ 'QUERY PLAN': string }>(`explain execute deep_page(${parameters.map((p) => `'${String(p)}'`).join(', ')})`);
-      await tx.exec('deallocate deep_page');
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
+    const plan = await keptPlan(testDb.handle, { sql: text, parameters });
     // The generic plan expects the page's one entry, not a tenth of the journal to join to every entry.
     expect(plan.split('\n')[0]).toMatch(/rows=1 /);
   });

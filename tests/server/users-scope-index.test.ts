@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/schema.ts';
 import { listUsersPage } from '../../server/features/users/users-list.repository.ts';
 import { backends, createSeededTestDatabase, type TestDatabase } from './db/test-databases.ts';
+import { capturing, keptPlanRuns } from './support/plans.ts';
 
 for (const backend of backends) {
   describe(`an organization caller's users list, on ${backend.name}`, () => {
@@ -20,18 +21,14 @@ for (const backend of backends) {
 
     it.each(['name', 'email', 'lastLogin'] as const)("reads the reach's users from users_id_name_type_idx alone, sorted by %s", async (sort) => {
       const clinic = await db().selectFrom('organizations').select('id').where('type', '=', 'SIREN').orderBy('code').executeTakeFirstOrThrow();
-      const statements: { sql: string; parameters: readonly unknown[] }[] = [];
-      const capturing: Kysely<Database> = db().withPlugin({
-        transformQuery: (args) => (statements.push(capturing.getExecutor().compileQuery(args.node, args.queryId)), args.node),
-        transformResult: async (args) => args.result,
-      });
+      const { db: recording, statements } = capturing(db());
       const query = { page: 1, pageSize: 10, includeInactive: true, sort, order: 'asc' as const, pendingReach: null, scope: { organizationIds: new Set([clinic.id]), parentIds: new Set<string>() } };
-      await listUsersPage(capturing, query);
+      await listUsersPage(recording, query);
       const page = statements.find((s) => /from \(select "users"\."id"/.test(s.sql));
       expect(page, statements.map((s) => s.sql).join('\n')).toBeDefined();
       const plan = await testDb.handle.withRawTransaction(async (tx) => {
         await tx.exec('set local enable_seqscan = off');
-        return (await tx.query<{ 'QUERY PLAN': string }>(`explain ${page!.sql}`, page!.parameters as unknown[])).map((r) => r['QUERY PLAN']).join('\n');
+        return (await tx.query<{ 'QUERY PLAN': string }>(`explain ${page!.sql}`, page!.parameters)).map((r) => r['QUERY PLAN']).join('\n');
       });
       expect(plan).toMatch(/Index Only Scan using users_id_name_type_idx/);
     });
@@ -46,22 +43,11 @@ for (const backend of backends) {
         join (select id, row_number() over (order by id) - 1 as k, count(*) over () as m from organizations) o on o.k = u.n % o.m`.execute(db());
       await sql`analyze users`.execute(db());
       await sql`analyze role_assignments`.execute(db());
-      const statements: { sql: string; parameters: readonly unknown[] }[] = [];
-      const capturing: Kysely<Database> = db().withPlugin({
-        transformQuery: (args) => (statements.push(capturing.getExecutor().compileQuery(args.node, args.queryId)), args.node),
-        transformResult: async (args) => args.result,
-      });
+      const { db: recording, statements } = capturing(db());
       const reach = { organizationIds: new Set([clinic.id]), parentIds: new Set<string>() };
-      await listUsersPage(capturing, { page: 1, pageSize: 10, includeInactive: true, sort: 'name', order: 'asc', pendingReach: reach.organizationIds, scope: reach });
+      await listUsersPage(recording, { page: 1, pageSize: 10, includeInactive: true, sort: 'name', order: 'asc', pendingReach: reach.organizationIds, scope: reach });
       const page = statements.find((s) => /from \(select "users"\."id"/.test(s.sql))!;
-      const literal = (v: unknown) => (Array.isArray(v) ? `'{${v.join(',')}}'` : typeof v === 'string' ? `'${v}'` : String(v));
-      const generic = await testDb.handle.withRawTransaction(async (tx) => {
-        await tx.exec(`prepare reach_page as ${page.sql}`);
-        for (let run = 0; run < 10; run++) await tx.query(`execute reach_page(${page.parameters.map(literal).join(', ')})`);
-        const rows = await tx.query<{ n: number }>(`select generic_plans::int as n from pg_prepared_statements where name = 'reach_page'`);
-        await tx.exec('deallocate reach_page');
-        return Number(rows[0]!.n);
-      });
+      const generic = await keptPlanRuns(testDb.handle, page);
       expect(generic).toBeGreaterThan(0);
     });
   });

@@ -27,23 +27,21 @@ export function authorKnown(where: JournalWhere & { scope: readonly string[] }) 
  * '@', each read from its index (migration 0036; the literal '%@%' patterns name the indexes' own conditions), or
  * that hold three '@' or more and the whole term (their trigram index). The whole term is then checked on them.
  * Each part is a range of its index (prefixRange), not a LIKE: a range of parameters is what a prepared statement's
- * plan can read an index by, so the statement is prepared (PREPARE_ANYWAY) and not planned again at each page
- * (0.4 ms of PostgreSQL's work, more than reading the entries).
+ * plan can read an index by, so the statement is prepared (PREPARE_ANYWAY); its values are unseen by the planner
+ * (server/db/unseen.ts), so the plan is kept and not made again at each page (0.4 ms of PostgreSQL's work, more than
+ * reading the entries).
  */
 function atAnAddress(address: { local: string; domain: string }, pattern: string) {
   const starting = (part: RawBuilder<string>, prefix: string) => {
     const range = prefixRange(prefix);
-    return range.to === null ? sql<SqlBool>`${part} ~>=~ ${given(range.from)}` : sql<SqlBool>`${part} ~>=~ ${given(range.from)} and ${part} ~<~ ${given(range.to)}`;
+    return range.to === null ? sql<SqlBool>`${part} ~>=~ ${unseenText(range.from)}` : sql<SqlBool>`${part} ~>=~ ${unseenText(range.from)} and ${part} ~<~ ${unseenText(range.to)}`;
   };
   const local = [...address.local].reverse().join('');
   const at = (k: 1 | 2) =>
     sql<SqlBool>`(search_text like ${sql.lit(k === 1 ? '%@%' : '%@%@%')} and ${starting(sql`journal_address_local(search_text, ${sql.lit(k)})`, local)}
       and ${starting(sql`journal_address_domain(search_text, ${sql.lit(k)})`, address.domain)})`;
-  return sql<SqlBool>`(${sql.raw(PREPARE_ANYWAY)} ${at(1)} or ${at(2)} or (search_text like ${sql.lit('%@%@%@%')} and search_text like ${given(pattern)}))`;
+  return sql<SqlBool>`(${sql.raw(PREPARE_ANYWAY)} ${at(1)} or ${at(2)} or (search_text like ${sql.lit('%@%@%@%')} and search_text like ${unseenText(pattern)}))`;
 }
-
-/** A value of the address search the planner does not look at (server/db/unseen.ts): its plan is kept. */
-const given = unseenText;
 
 /**
  * The search's conditions. `walk` (many matches, read newest first along the time index): the term is written so that
@@ -55,11 +53,12 @@ export function searchConditions(where: JournalWhere & { search: string }, walk:
   const conditions = [];
   const pattern = containsPattern(where.search);
   const address = walk ? null : addressParts(where.search);
-  const narrowed = !walk && !address && where.searchGrams !== undefined && where.searchGrams.length > 0;
-  if (address) conditions.push(atAnAddress(address, pattern));
-  if (narrowed) for (const gram of where.searchGrams!) conditions.push(sql<SqlBool>`search_text like ${containsPattern(gram)}`);
-  if (address) conditions.push(sql<SqlBool>`(search_text || '') like ${given(pattern)}`);
-  else conditions.push(walk || narrowed ? sql<SqlBool>`(search_text || '') like ${pattern}` : sql<SqlBool>`search_text like ${pattern}`);
+  const narrowed = !walk && where.searchGrams !== undefined && where.searchGrams.length > 0;
+  if (address) conditions.push(atAnAddress(address, pattern), sql<SqlBool>`(search_text || '') like ${unseenText(pattern)}`);
+  else {
+    if (narrowed) for (const gram of where.searchGrams!) conditions.push(sql<SqlBool>`search_text like ${containsPattern(gram)}`);
+    conditions.push(walk || narrowed ? sql<SqlBool>`(search_text || '') like ${pattern}` : sql<SqlBool>`search_text like ${pattern}`);
+  }
   if (where.scope !== null) conditions.push(sql<SqlBool>`(subject_search_text like ${pattern} or ${authorKnown({ ...where, scope: where.scope })})`);
   return conditions;
 }

@@ -8,14 +8,7 @@ import type { Database } from '../../../server/db/schema.ts';
 import { journalPageIds, type JournalWhere } from '../../../server/features/audit/audit-list.repository.ts';
 import { journalLookupRows } from '../../../server/features/audit/journal-lookups.repository.ts';
 import { backends, createSeededTestDatabase, type TestDatabase } from '../db/test-databases.ts';
-
-/** A value written as SQL, as PREPARE's EXECUTE takes it. */
-function literal(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return `'{${value.map((v) => (v === null ? 'NULL' : `"${String(v).replace(/["\\]/g, '\\$&').replaceAll("'", "''")}"`)).join(',')}}'`;
-  return `'${String(value).replaceAll("'", "''")}'`;
-}
+import { capturing, keptPlanRuns } from '../support/plans.ts';
 
 for (const backend of backends) {
   describe(`the journal's statements planned once, on ${backend.name}`, () => {
@@ -34,33 +27,18 @@ for (const backend of backends) {
     }, 180_000);
     afterAll(() => testDb?.dispose());
 
-    /** How many of ten runs of the statement, prepared, used the plan kept for any values. */
-    async function genericRuns(statement: { sql: string; parameters: readonly unknown[] }): Promise<number> {
-      return testDb.handle.withRawTransaction(async (tx) => {
-        await tx.exec(`prepare kept as ${statement.sql}`);
-        for (let run = 0; run < 10; run++) await tx.query(`execute kept(${statement.parameters.map(literal).join(', ')})`);
-        const rows = await tx.query<{ n: number }>(`select generic_plans::int as n from pg_prepared_statements where name = 'kept'`);
-        await tx.exec('deallocate kept');
-        return Number(rows[0]!.n);
-      });
-    }
-
     it("keeps one plan for a page's lookups, whatever few users, requests and organizations it names", async () => {
       const user = await db().selectFrom('users').select('id').orderBy('email').executeTakeFirstOrThrow();
-      const statements: { sql: string; parameters: readonly unknown[] }[] = [];
-      const capturing: Kysely<Database> = db().withPlugin({
-        transformQuery: (args) => (statements.push(capturing.getExecutor().compileQuery(args.node, args.queryId)), args.node),
-        transformResult: async (args) => args.result,
-      });
-      const found = await journalLookupRows(capturing, { userIds: [user.id], invitationIds: [], organizationIds: [], organizationCodes: [], entriesOf: [], assignments: false });
+      const { db: recording, statements } = capturing(db());
+      const found = await journalLookupRows(recording, { userIds: [user.id], invitationIds: [], organizationIds: [], organizationCodes: [], entriesOf: [], assignments: false });
       expect(found.users.map((u) => u.id)).toEqual([user.id]);
-      expect(await genericRuns(statements[0]!)).toBeGreaterThan(0);
+      expect(await keptPlanRuns(testDb.handle, statements[0]!)).toBeGreaterThan(0);
     });
 
     it('keeps one plan for a page of a search by an address', async () => {
       const where: JournalWhere = { scope: null, search: 'personne123@exemple23.fr' };
       const { sql: text, parameters } = db().selectFrom(journalPageIds(db(), where, { page: 1, pageSize: 10 }, { gather: true }).as('p')).selectAll().compile();
-      expect(await genericRuns({ sql: text, parameters })).toBeGreaterThan(0);
+      expect(await keptPlanRuns(testDb.handle, { sql: text, parameters })).toBeGreaterThan(0);
     });
   });
 }

@@ -11,6 +11,7 @@ import { countJournalEntries, journalPageIds, listJournalPage, type JournalWhere
 import { containsPattern } from '../../../server/db/like.ts';
 import type { Database } from '../../../server/db/schema.ts';
 import { backends, createSeededTestDatabase, type TestDatabase } from '../db/test-databases.ts';
+import { keptPlan } from '../support/plans.ts';
 
 describe("a search's address parts", () => {
   it('are the text before the first @ back to a space, and after it up to a space or another @', () => {
@@ -108,14 +109,7 @@ for (const backend of backends) {
     it('is prepared, and its plan kept for every address reads the address indexes', async () => {
       const { sql: text, parameters } = db().selectFrom(journalPageIds(db(), back('helene.thomas@outlook.fr'), { page: 1, pageSize: 10 }, { gather: true }).as('p')).selectAll().compile();
       expect(text).toContain(PREPARE_ANYWAY);
-      const plan = await testDb.handle.withRawTransaction(async (tx) => {
-        await tx.exec('set local plan_cache_mode = force_generic_plan');
-        await tx.exec('set local enable_seqscan = off');
-        await tx.exec(`prepare address_page as ${text}`);
-        const rows = await tx.query<{ 'QUERY PLAN': string }>(`explain (costs off) execute address_page(${parameters.map((p) => `'${String(p).replaceAll("'", "''")}'`).join(', ')})`);
-        await tx.exec('deallocate address_page');
-        return rows.map((r) => r['QUERY PLAN']).join('\n');
-      });
+      const plan = await keptPlan(testDb.handle, { sql: text, parameters }, { settings: ['enable_seqscan = off'], costs: false });
       // Each address index is read by the range of the term's parts, not whole with the parts filtered.
       for (const index of ['audit_log_address_1_idx', 'audit_log_address_2_idx']) expect(plan).toMatch(new RegExp(`Index Scan on ${index}\\s+Index Cond: .*~>=~`));
       expect(plan).not.toMatch(/audit_log_search_trgm_idx/);
