@@ -199,5 +199,35 @@ for (const backend of backends) {
       const [full] = await about(bo, twoCompanies.id);
       expect(`${full!.details[0]!.before}`).toMatch(/Admin Adhérent sur EHPAD Les Glycines/);
     });
+
+    // Attacker review R10: an organization caller's reach and pending reach are sent unseen by the planner
+    // (users-list.repository.ts userFilter, users-read.repository.ts pendingInvitationFor, server/db/unseen.ts). For
+    // a caller administering one establishment alone, the reach holds its SIREN only through
+    // roles held there with inheritance: not through a role held on the SIREN alone, nor on a sibling establishment, nor
+    // another company's SIREN held with inheritance;
+    // and a request pending on the SIREN is not theirs to see.
+    it("lists to a caller of one establishment the SIREN's people only when their role is inherited, and only its own pending requests", async () => {
+      const f = fixtures(t.database.handle.db);
+      const lyonId = orgs.cliniqueSirets[0]!.id;
+      const sibling = orgs.cliniqueSirets[1]!;
+      const caller = await f.user({ organizationId: lyonId, roleCode: 'ADMIN_ADHERENT', inherits: false, email: uniqueEmail('une.adresse') });
+      const token = `portee${Date.now().toString(36).replace(/[0-9]/g, '')}`;
+      const inherited = await f.user({ organizationId: orgs.clinique.id, roleCode: 'COMPTABLE', inherits: true, email: uniqueEmail(token) });
+      const sirenAlone = await f.user({ organizationId: orgs.clinique.id, roleCode: 'COMPTABLE', inherits: false, email: uniqueEmail(token) });
+      const atSibling = await f.user({ organizationId: sibling.id, roleCode: 'COMPTABLE', email: uniqueEmail(token) });
+      const atLyon = await f.user({ organizationId: lyonId, roleCode: 'COMPTABLE', email: uniqueEmail(token) });
+      const otherCompany = await f.user({ organizationId: orgs.ehpad.id, roleCode: 'COMPTABLE', inherits: true, email: uniqueEmail(token) });
+      await f.pendingInvitation({ sirenId: orgs.clinique.id, inviteeEmail: atLyon.email.toUpperCase() });
+      await f.pendingInvitation({ sirenId: lyonId, inviteeEmail: inherited.email });
+      const answer = await list(caller.email, { search: token });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const items = answer.body.items as { id: string; hasPendingInvitation: boolean }[];
+      expect(items.map((u) => u.id).sort()).toEqual([inherited.id, atLyon.id].sort());
+      expect(Object.fromEntries(items.map((u) => [u.id, u.hasPendingInvitation]))).toEqual({ [inherited.id]: true, [atLyon.id]: false });
+      // The back office lists all five, and both requests.
+      const all = (await list(PERSONAS.backoffice, { search: token })).body.items as { id: string; hasPendingInvitation: boolean }[];
+      expect(all.map((u) => u.id).sort()).toEqual([inherited.id, sirenAlone.id, atSibling.id, atLyon.id, otherCompany.id].sort());
+      expect(all.filter((u) => u.hasPendingInvitation)).toHaveLength(2);
+    });
   });
 }

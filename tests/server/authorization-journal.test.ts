@@ -119,6 +119,27 @@ for (const backend of backends) {
       expect(backOffice.body.items.some((e: { entityId: string }) => e.entityId === shared.id)).toBe(true);
     });
 
+    // Attacker review R10: a term holding '@' is found by the address indexes (journal-search.repository.ts atAnAddress,
+    // migration 0036) before the whole term is checked. Whatever its shape (case, a part of the address, LIKE's
+    // wildcards and escape, quotes, several '@', or running from the hidden author's address into the person the
+    // entry concerns), it never finds, through its author, an entry whose author the EHPAD's administrator may not know.
+    it("does not let the EHPAD's administrator find the clinic's administrator through any term with '@'", async () => {
+      const { search_text: text } = await t.database.handle.db.selectFrom('audit_log').select('search_text')
+        .where('action', '=', 'user.roles').where('entity_id', '=', shared.id).where('search_text', 'like', `%${PERSONAS.adminClinique}%`).limit(1).executeTakeFirstOrThrow();
+      const from = text.indexOf(PERSONAS.adminClinique);
+      const spanning = text.slice(from, from + PERSONAS.adminClinique.length + 4);
+      const terms = [PERSONAS.adminClinique, PERSONAS.adminClinique.toUpperCase(), 'clinique@portail', 'e@p', 'admin_clinique@portail_test',
+        'admin%clinique@portail%', 'clinique\\@portail', "clinique@portail.test' or ''='", `x@${PERSONAS.adminClinique}@y`, `vasseur ${PERSONAS.adminClinique}`, spanning];
+      for (const search of terms) {
+        const found = await journal(PERSONAS.adminEhpad, { search });
+        expect(found.status, search).toBe(200);
+        expect(found.body.total, search).toBe(0);
+        expect(JSON.stringify(found.body), search).not.toContain(PERSONAS.adminClinique);
+      }
+      // The same terms reach those entries: the back office finds them.
+      for (const search of [PERSONAS.adminClinique, 'clinique@portail', spanning]) expect((await journal(PERSONAS.backoffice, { search })).body.total, search).toBeGreaterThan(0);
+    });
+
     // Attacker review R2: a scope's page merged per organization (idsMergedByOrganization) holds exactly the
     // entries the scope's filter keeps, in order, each once (an entry concerning two of its organizations), page after page.
     it('merges a scope\'s pages per organization to exactly the entries its filter keeps, each once, none outside it', async () => {
