@@ -355,6 +355,8 @@ export function seedSteps(plan: BenchPlan, options: { fastLoad: boolean }): Seed
             from users u where u.id = s.id and not s.folded;
             select recount_search_grams(); update user_search_backfill set done = true`,
     },
+    // The words of every user and their counts (migration 0039), from scratch.
+    { label: 'search words', sql: 'select rebuild_search_words()' },
     {
       label: 'indexes rebuilt',
       sql: `do $$ declare r record; begin for r in select definition from bench_index loop execute r.definition; end loop; end $$`,

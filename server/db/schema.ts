@@ -287,6 +287,23 @@ export interface UserSearchGramCountsTable {
   n: ColumnType<number, number, number>;
 }
 
+/** Migration 0039: the words of each user's folded name and e-mail, with the list's sort keys, kept by triggers on user_search (read only). */
+export interface UserSearchWordsTable {
+  word: string;
+  id: string;
+  is_active: boolean;
+  name_key: string;
+  email_key: string;
+}
+
+/** How many users (inactive_only: inactive users) hold each word, per connection (migration 0039). */
+export interface UserSearchWordCountsTable {
+  word: string;
+  inactive_only: boolean;
+  backend: number;
+  n: ColumnType<number, number, number>;
+}
+
 /** Migration 0020: what the organizations' search reads, kept by triggers on organizations (read only). */
 export interface OrganizationSearchTable {
   id: string;
@@ -396,6 +413,9 @@ export interface Database {
   user_search: UserSearchTable;
   user_search_backfill: UserSearchBackfillTable;
   user_search_gram_counts: UserSearchGramCountsTable;
+  user_search_words: UserSearchWordsTable;
+  user_search_word_counts: UserSearchWordCountsTable;
+  user_search_words_backfill: UserSearchBackfillTable;
   user_permissions: UserPermissionsTable;
   role_assignments: RoleAssignmentsTable;
   invitations: InvitationsTable;

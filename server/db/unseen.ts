@@ -7,3 +7,4 @@ import { sql, type RawBuilder } from 'kysely';
 
 export const unseenText = (value: string): RawBuilder<string> => sql<string>`(select ${value}::text)`;
 export const unseenIds = (ids: readonly string[]): RawBuilder<string[]> => sql<string[]>`((select ${[...ids]}::uuid[])::uuid[])`;
+export const unseenTexts = (values: readonly string[]): RawBuilder<string[]> => sql<string[]>`((select ${[...values]}::text[])::text[])`;

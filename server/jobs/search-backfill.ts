@@ -1,10 +1,17 @@
-// Folds the users' search rows migration 0019 found (their accents and case, and their counts of short strings), in
-// batches of `batchSize` rows, each its own short transaction, until `runMs` has passed (one batch at least); the
-// rest waits for the next run. Once through, a run costs one read. Until then the search keeps its former meaning
-// too, and counts its totals (server/features/users/users-search.repository.ts).
+// Folds the users' search rows migration 0019 found (their accents and case, and their counts of short strings), then
+// writes the words of the users migration 0039 found, in batches of `batchSize` rows, each its own short transaction,
+// until `runMs` has passed (one batch at least); the rest waits for the next run. Once through, a run costs two reads.
+// Until the folding is through the search keeps its former meaning too and counts its totals; until the words are
+// written it does not read them (server/features/users/users-search.repository.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { backfillSearchBatch, searchBackfillState } from '../features/users/users-search-backfill.repository.ts';
+import {
+  backfillSearchBatch,
+  backfillSearchWordsBatch,
+  searchBackfillState,
+  searchWordsBackfillState,
+  type SearchBackfillState,
+} from '../features/users/users-search-backfill.repository.ts';
 import type { ScheduledJob } from './runner.ts';
 
 export function searchBackfillJob({ db, batchSize = 1_000, runMs = 50_000 }: { db: Kysely<Database>; batchSize?: number; runMs?: number }): ScheduledJob {
@@ -13,15 +20,22 @@ export function searchBackfillJob({ db, batchSize = 1_000, runMs = 50_000 }: { d
     everyMs: 60_000,
     async run({ signal }) {
       const started = Date.now();
-      let { afterId, done } = await searchBackfillState(db);
       let batches = 0;
-      while (!done && !signal.aborted) {
-        afterId = await backfillSearchBatch(db, afterId, batchSize);
-        batches += 1;
-        done = afterId === null;
-        if (Date.now() - started >= runMs) break;
+      // The words are written from the folded rows: the folding first.
+      const phases: [() => Promise<SearchBackfillState>, (afterId: string | null) => Promise<string | null>][] = [
+        [() => searchBackfillState(db), (afterId) => backfillSearchBatch(db, afterId, batchSize)],
+        [() => searchWordsBackfillState(db), (afterId) => backfillSearchWordsBatch(db, afterId, batchSize)],
+      ];
+      for (const [state, batch] of phases) {
+        let { afterId, done } = await state();
+        while (!done && !signal.aborted && (batches === 0 || Date.now() - started < runMs)) {
+          afterId = await batch(afterId);
+          batches += 1;
+          done = afterId === null;
+        }
+        if (!done) return { batches, done: 0 };
       }
-      return { batches, done: done ? 1 : 0 };
+      return { batches, done: 1 };
     },
   };
 }

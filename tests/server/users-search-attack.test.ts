@@ -72,7 +72,7 @@ for (const backend of backends) {
         for (const includeInactive of [true, false]) {
           for (const excludeUserId of [undefined, callerId]) {
             const want = await expected(term, { includeInactive, excludeUserId });
-            for (const searchAccess of ['walk', 'fetch', undefined] as const) {
+            for (const searchAccess of ['walk', 'fetch', 'words', undefined] as const) {
               const found = await listUsersPage(db, { ...base, includeInactive, search: term, ...(excludeUserId ? { excludeUserId } : {}) }, null, { searchAccess });
               const ids = found.rows.map((r) => r.id);
               const label = `${JSON.stringify(term)} inactive=${includeInactive} excludeSelf=${Boolean(excludeUserId)} ${searchAccess ?? 'chosen'}`;

@@ -8,8 +8,10 @@ import { seedDemoData } from '../../server/seed/seed.ts';
 import { searchFold } from '../../server/core/search-fold.ts';
 import { listUsersPage, sortKey, type UserListQuery, type UserSort } from '../../server/features/users/users-list.repository.ts';
 import { searchBackfillJob } from '../../server/jobs/search-backfill.ts';
+import { WORD_SEPARATORS } from '../../server/features/users/users-search-words.model.ts';
 import type { Database } from '../../server/db/schema.ts';
 import { fixtures } from './support/fixtures.ts';
+import { EXACT, keptCopiesDiffering } from './support/kept-copies.ts';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
 
 const base: UserListQuery = { page: 1, pageSize: 100, includeInactive: true, sort: 'name', order: 'asc', scope: null, pendingReach: null };
@@ -25,6 +27,8 @@ const PEOPLE = [
 const TERMS = [
   'helene', 'HÉLÈNE', 'Hélène', 'lefevre', 'LEFEVRE', 'lefèvre', 'ène lef', 'oe', 'œ', 'Œ', 'oeil', 'œil', 'coeur', 'cœur', 'ae', 'æg', 'strasse',
   'straße', 'ss', 'francoise', 'ç', 'durr', 'dür', 'zoe', 'ZOÉ', 'z.coeur', 'coeurdevey@exemple', '@exemple-test', 'é', 'e', 'x', 'qzx', 'qzxw', 'exemple-test.fr', 'a_', '%',
+  // Terms with separators (migration 0039's words): a piece at a word's end, at its start, whole words between them.
+  'noel.', '.oeillet', 'exemple-', '-test.fr', 'test', 'lefevre@', '@exemple', 'e-t', 'ne le', 'noël œil', 'z.', '.', '-', 'e.l', 'qzx.fr', 'fr.qzx',
 ];
 
 for (const backend of backends) {
@@ -66,7 +70,7 @@ for (const backend of backends) {
       for (const term of TERMS) {
         for (const includeInactive of [true, false]) {
           const want = await expected(term, { includeInactive, sort: 'name', order: 'asc' });
-          for (const searchAccess of ['walk', 'fetch', undefined] as const) {
+          for (const searchAccess of ['walk', 'fetch', 'words', undefined] as const) {
             const found = await listUsersPage(db, { ...base, includeInactive, search: term }, null, { searchAccess });
             expect(found.total, `${term} ${includeInactive} ${searchAccess}`).toBe(want.length);
             expect(found.rows.map((r) => r.id), `${term} ${searchAccess}`).toEqual(want.slice(0, 100));
@@ -74,6 +78,19 @@ for (const backend of backends) {
         }
       }
     }
+
+    it("cuts words in SQL at exactly the separators TypeScript knows, and keeps as phrases the texts holding one (migration 0039's search_words)", async () => {
+      const characters: string[] = [];
+      for (let code = 0x20; code <= 0x7e; code++) characters.push(String.fromCodePoint(code));
+      characters.push('’', '‘', '\u00a0', '\t', '·', '–', '—', 'é', 'œ', 'σ');
+      const { rows } = await sql<{ c: string; words: string[] }>`
+        select c, array(select search_words('a' || c || 'b', 'x@y')) as words from unnest(${characters}::text[]) as c`.execute(db);
+      for (const { c, words } of rows) {
+        // Cut at a separator, the name is also a phrase; a name without one is a word. The e-mail's two phrases hold its '@'.
+        const name = WORD_SEPARATORS.includes(c) ? ['a', `a${c}b`, 'b'] : [`a${c}b`];
+        expect([...words].sort(), JSON.stringify(c)).toEqual([...new Set([...name, 'x', 'y', 'x@', '@y'])].sort());
+      }
+    });
 
     it('folds in SQL exactly as in TypeScript, every Latin letter and the ligatures', async () => {
       const letters: string[] = [];
@@ -100,7 +117,7 @@ for (const backend of backends) {
         for (const sort of sorts) {
           for (const order of ['asc', 'desc'] as const) {
             const want = (await expected(term, { includeInactive: false, sort, order })).filter((id) => id !== caller.id);
-            for (const searchAccess of ['walk', 'fetch', undefined] as const) {
+            for (const searchAccess of ['walk', 'fetch', 'words', undefined] as const) {
               const query = { ...base, includeInactive: false, sort, order, search: term, excludeUserId: caller.id, pageSize: 3, page: 2 };
               const found = await listUsersPage(db, query, null, { searchAccess });
               expect(found.total, `${term} ${sort} ${order}`).toBe(want.length);
@@ -181,6 +198,27 @@ for (const backend of backends) {
       expect(unfolded[0]!.n).toBe(0);
       await expectSameMeaning();
       // Once through, a run reads where it stands and does nothing more.
+      expect(await job.run({ now: new Date(), signal, log })).toEqual({ batches: 0, done: 1 });
+    });
+
+    it('finds every user while the backfill writes the words of the users there before migration 0039, then reads them exact', async () => {
+      // The words as migration 0039 finds them: none (their counts follow them out).
+      await sql`truncate user_search_words`.execute(db);
+      await sql`update user_search_words_backfill set after_id = null, done = false`.execute(db);
+      const { rows: left } = await sql<{ n: number }>`select count(*)::int as n from user_search_word_counts`.execute(db);
+      expect(left[0]!.n).toBe(0);
+      await expectSameMeaning();
+
+      const job = searchBackfillJob({ db, batchSize: 4 });
+      const signal = new AbortController().signal;
+      const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      // A user written during the backfill has its words from the triggers, once.
+      const clinique = await fixtures(db).organization('Clinique des Tilleuls');
+      await fixtures(db).user({ organizationId: clinique.id, roleCode: 'COMPTABLE', email: 'pendant.le-rattrapage@exemple-test.fr' });
+      expect(await job.run({ now: new Date(), signal, log })).toMatchObject({ done: 1 });
+      expect((await db.selectFrom('user_search_words_backfill').select(['done']).executeTakeFirstOrThrow()).done).toBe(true);
+      expect(await keptCopiesDiffering(db)).toEqual(EXACT);
+      await expectSameMeaning();
       expect(await job.run({ now: new Date(), signal, log })).toEqual({ batches: 0, done: 1 });
     });
   });

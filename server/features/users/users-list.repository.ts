@@ -136,8 +136,8 @@ export const RANGES_FROM_OFFSET = 5_000;
 export interface ListUsersOptions {
   /** Tests: another offset from which the ranges are used (RANGES_FROM_OFFSET). */
   rangesFromOffset?: number;
-  /** Tests: how a page of a search alone is found, instead of pageAccess's choice. */
-  searchAccess?: 'walk' | 'fetch';
+  /** Tests: how a page of a search alone is found, instead of the choice of searchPage (users-search.repository.ts). */
+  searchAccess?: 'walk' | 'fetch' | 'words';
 }
 
 /**

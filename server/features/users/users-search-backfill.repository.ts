@@ -1,7 +1,7 @@
-// Folding the users' search rows written before migration 0019, in batches of short transactions (that migration
-// rewrites no row: at a million users a rewrite would hold every write of users for its whole length). Each batch
-// folds the next rows in id order, their counts following through the triggers of user_search. Run by
-// server/jobs/search-backfill.ts.
+// Folding the users' search rows written before migration 0019, then writing the words of the users there before
+// migration 0039, in batches of short transactions (neither migration rewrites a row: at a million users a rewrite
+// would hold every write of users for its whole length). Each batch takes the next rows in id order, their counts
+// following through the triggers. Run by server/jobs/search-backfill.ts.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -27,5 +27,20 @@ export async function backfillSearchBatch(db: Kysely<Database>, afterId: string 
       insert into list_versions as v (list, backend, version) values ('users', pg_backend_pid(), 1)
       on conflict (list, backend) do update set version = v.version + 1)
     select last_id from batch`.execute(db);
+  return rows[0]?.last_id ?? null;
+}
+
+/** Where the words' backfill (migration 0039) stands. */
+export async function searchWordsBackfillState(db: Kysely<Database>): Promise<SearchBackfillState> {
+  const row = await db.selectFrom('user_search_words_backfill').select(['after_id', 'done']).executeTakeFirst();
+  return { afterId: row?.after_id ?? null, done: row?.done ?? true };
+}
+
+/**
+ * The words of one batch of users after `afterId`, in one transaction: the last id it passed, or null when the backfill
+ * is through. No search reads the words before then, so no total kept elsewhere changes with a batch.
+ */
+export async function backfillSearchWordsBatch(db: Kysely<Database>, afterId: string | null, size: number): Promise<string | null> {
+  const { rows } = await sql<{ last_id: string | null }>`select backfill_search_words(${afterId}::uuid, ${size}) as last_id`.execute(db);
   return rows[0]?.last_id ?? null;
 }

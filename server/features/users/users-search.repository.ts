@@ -6,9 +6,11 @@ import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from
 import { fromNearerEnd, walkOrFetch } from '../../core/pages.ts';
 import { COUNTED_GRAM_LENGTH, isIndexedGram, searchFold } from '../../core/search-fold.ts';
 import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
-import { escapeLike } from '../../db/like.ts';
+import { containsPattern, escapeLike } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
 import { idOrder, orderByKey, searchSortKey, sortKey, type SortOrder } from './users-sort.repository.ts';
+import { heldWords, lastLoginPage, mergePage, wordsTotal, type HeldKind } from './users-search-words.repository.ts';
+import { searchTexts, WALK_AT_MOST, wordsPageWay } from './users-search-words.model.ts';
 
 
 /** A term as the search compares it: folded, and as typed in lower case (see searchCondition). */
@@ -118,7 +120,11 @@ export interface SearchPageQuery extends SearchScope, SortOrder {
  * and its page found as pageAccess decides. Until the backfill is through, the whole look is tried up to
  * FETCH_ALL_BELOW matches first.
  */
-export async function searchPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, forced?: 'walk' | 'fetch'): Promise<{ total: number; ids: string[] }> {
+export async function searchPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, forced?: 'walk' | 'fetch' | 'words'): Promise<{ total: number; ids: string[] }> {
+  if (forced !== 'walk' && forced !== 'fetch') {
+    const found = await wordsSearchPage(db, query, totals, forced === 'words');
+    if (found) return found;
+  }
   if (!forced && !isCountedTerm(query.term)) {
     const outlook = await outlookOf(db, query);
     if (outlook?.bound === 0) return { total: 0, ids: [] };
@@ -134,7 +140,7 @@ export async function searchPage(db: Kysely<Database>, query: SearchPageQuery, t
   }
   const total = await exactTotal(db, 'users', db.selectNoFrom(searchTotal(query.term, query).as('total')), totals);
   if (total === 0 || query.offset >= total) return { total, ids: [] };
-  const access = forced ?? pageAccess({ term: query.term, total, everyone: await query.everyone(), offset: query.offset, pageSize: query.pageSize });
+  const access = forced === 'walk' || forced === 'fetch' ? forced : pageAccess({ term: query.term, total, everyone: await query.everyone(), offset: query.offset, pageSize: query.pageSize });
   return { total, ids: access === 'fetch' ? (await fetchPage(db, query, null)).ids : await walkPage(db, fromNearerEnd(query, total)) };
 }
 
@@ -197,6 +203,46 @@ async function fetchPage(db: Kysely<Database>, query: SearchPageQuery, cap: numb
   return { matches: Number(rows[0]!.matches), ids: rows[0]!.ids };
 }
 
+
+/**
+ * A search found through the users' words or phrases (migration 0039, searchTexts), or null where they do not serve:
+ * until every user's words are written; a term with an '@' between two characters (the e-mail parts index finds it at
+ * once); a term of separators only.
+ */
+async function wordsSearchPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, onlyWords: boolean): Promise<{ total: number; ids: string[] } | null> {
+  const kind = searchTexts(query.term.folded);
+  return kind ? textsPage(db, query, kind, totals, onlyWords) : null;
+}
+
+/**
+ * A term found whole in the users' words or phrases (see wordsSearchPage): its total from the counts of its strings
+ * (one to three characters) or of its texts; its page from the texts' indexes in the list's order, or by walking the
+ * list when that reads several times fewer rows (a short and common word: wordsPageWay); `onlyWords` (tests): never walked.
+ */
+async function textsPage(db: Kysely<Database>, query: SearchPageQuery, kind: HeldKind, totals: ListTotals | null, onlyWords: boolean): Promise<{ total: number; ids: string[] } | null> {
+  let total: number | null = null;
+  if (isCountedTerm(query.term)) {
+    total = await exactTotal(db, 'users', db.selectNoFrom(searchTotal(query.term, query).as('total')), totals);
+    if (total === 0 || query.offset >= total) return { total, ids: [] };
+    if (!onlyWords && kind === 'words' && ((query.offset + query.pageSize) * (await query.everyone())) / total <= WALK_AT_MOST) return { total, ids: await walkPage(db, fromNearerEnd(query, total)) };
+  }
+  const held = await heldWords(db, [containsPattern(query.term.folded)], kind, query.includeInactive);
+  if (!held) return null;
+  const found = held[0]!;
+  const texts = found.map((w) => w.word);
+  total ??=
+    found.length === 0 ? 0
+    : found.length === 1 && !query.excludeUserId ? found[0]!.n
+    : await exactTotal(db, 'users', wordsTotal(db, texts, query), totals);
+  if (total === 0 || query.offset >= total) return { total, ids: [] };
+  const page = { sort: query.sort, words: found, phrases: kind === 'phrases', total, offset: query.offset, pageSize: query.pageSize };
+  // The list's size is asked for only if a walk could be chosen at all: with everyone = total it reads the fewest rows it ever could.
+  const mayWalk = !onlyWords && wordsPageWay({ ...page, everyone: total }) === 'walk';
+  const way = wordsPageWay({ ...page, everyone: mayWalk ? await query.everyone() : Number.POSITIVE_INFINITY });
+  if (way === 'walk') return { total, ids: await walkPage(db, fromNearerEnd(query, total)) };
+  if (way === 'fetch') return { total, ids: await lastLoginPage(db, texts, query) };
+  return { total, ids: await mergePage(db, texts, fromNearerEnd(query, total)) };
+}
 
 /** The page's ids by walking the sort's index on users, each user looked up in user_search (a scalar subquery: never a join reading every match). */
 async function walkPage(db: Kysely<Database>, query: SearchPageQuery & { reversed: boolean }): Promise<string[]> {

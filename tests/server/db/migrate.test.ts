@@ -47,6 +47,9 @@ const TABLES = [
   'user_search',
   'user_search_backfill',
   'user_search_gram_counts',
+  'user_search_word_counts',
+  'user_search_words',
+  'user_search_words_backfill',
   'users',
 ];
 
@@ -132,6 +135,8 @@ describe.each(backends)('migrations on $name', (backend) => {
       'organization_search_name_trgm_idx',
       'user_search_email_trgm_idx',
       'user_search_name_trgm_idx',
+      'user_search_phrase_counts_trgm_idx',
+      'user_search_word_counts_trgm_idx',
       'users_email_trgm_idx',
       'users_full_name_trgm_idx',
     ]);

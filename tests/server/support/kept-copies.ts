@@ -1,6 +1,7 @@
 // What triggers keep of the users, recounted from the users themselves: the totals by status (user_counts), the search
-// copy (user_search, folded, migration 0019), the counts of its strings of one to three characters, and the sizes of the
-// name ranges behind deep pages (migration 0004). Each answers the rows that differ: none when the kept copy is exact.
+// copy (user_search, folded, migration 0019), the counts of its strings of one to three characters, its words and their
+// counts (migration 0039), and the sizes of the name ranges behind deep pages (migration 0004). Each answers the rows
+// that differ: none when the kept copy is exact.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../server/db/schema.ts';
 
@@ -38,6 +39,27 @@ const gramCountsDiffering = (db: Kysely<Database>) =>
       select count(*)::int as n from kept full join counted using (gram, inactive_only) where kept.n is distinct from counted.n`,
   );
 
+/** Words of users (migration 0039) missing, left over, or not written as their search copy is. */
+const searchWordsDiffering = (db: Kysely<Database>) =>
+  differing(
+    db,
+    sql<{ n: number }>`
+      with counted as (select w as word, s.id, s.is_active, s.name_key, s.email_key from user_search s cross join lateral search_words(s.name, s.email) as w where s.folded)
+      select count(*)::int as n from counted c full join user_search_words p using (word, id)
+      where c.id is null or p.id is null or (c.is_active, c.name_key, c.email_key) <> (p.is_active, p.name_key, p.email_key)`,
+  );
+
+/** Words whose kept count (everyone's, or the inactive users') differs from a count of the words' holders. */
+const wordCountsDiffering = (db: Kysely<Database>) =>
+  differing(
+    db,
+    sql<{ n: number }>`
+      with kept as (select word, inactive_only, sum(n)::int as n from user_search_word_counts group by 1, 2 having sum(n) <> 0),
+           counted as (select p.word, k.inactive_only, count(*)::int as n from user_search_words p cross join (values (false), (true)) as k (inactive_only)
+                       where not k.inactive_only or not p.is_active group by 1, 2)
+      select count(*)::int as n from kept full join counted using (word, inactive_only) where kept.n is distinct from counted.n`,
+  );
+
 /** Name ranges whose kept sizes differ from the users between their start and the next range's. */
 const rangeSizesDiffering = (db: Kysely<Database>) =>
   differing(
@@ -59,8 +81,10 @@ export async function keptCopiesDiffering(db: Kysely<Database>) {
     statusTotals: await statusTotalsDiffering(db),
     searchCopies: await searchCopiesDiffering(db),
     gramCounts: await gramCountsDiffering(db),
+    searchWords: await searchWordsDiffering(db),
+    wordCounts: await wordCountsDiffering(db),
     rangeSizes: await rangeSizesDiffering(db),
   };
 }
 
-export const EXACT = { statusTotals: 0, searchCopies: 0, gramCounts: 0, rangeSizes: 0 } as const;
+export const EXACT = { statusTotals: 0, searchCopies: 0, gramCounts: 0, searchWords: 0, wordCounts: 0, rangeSizes: 0 } as const;

@@ -1,0 +1,61 @@
+// The words and phrases of the users' search (issue 20, migration 0039). A folded name or e-mail cut at its separators
+// gives its words; the name, the e-mail's part up to its first '@' and the part from it are its phrases. A term without
+// a separator is in a name or an e-mail exactly when it is in one of its words; a term with separators but no '@'
+// between two characters, exactly when it is in one of its phrases. And how a page of a search is read from them. Pure.
+
+/** The separators of search_words() (migration 0039): a test holds the two equal. */
+export const WORD_SEPARATORS = " .@_'’+-";
+
+const SEPARATOR = /[ .@_'’+-]/u;
+const NOT_SEPARATOR = /[^ .@_'’+-]/u;
+/** An '@' with a character on each side: the term may run from an e-mail's local part into its domain. */
+const INNER_AT = /[^]@[^]/u;
+
+/**
+ * Where a folded term is looked for: in the users' words (no separator), in their phrases (separators, no '@' between two
+ * characters), or neither (null: an '@' inside, found through the e-mail parts index; separators only, which nearly
+ * every phrase holds).
+ */
+export function searchTexts(folded: string): 'words' | 'phrases' | null {
+  if (INNER_AT.test(folded) || !NOT_SEPARATOR.test(folded)) return null;
+  return SEPARATOR.test(folded) ? 'phrases' : 'words';
+}
+
+/** A word (or phrase) holding a term, and how many users hold it (active ones only unless the list includes inactive users). */
+export interface HeldWord {
+  word: string;
+  n: number;
+}
+
+/**
+ * How a page of a term is read. In name or e-mail order, 'merge' reads each text's holders in that order from the texts'
+ * indexes, at most `offset + pageSize` of each; 'walk' reads the list's own order until the page's last match, about
+ * (offset + pageSize) × everyone ÷ total rows if the matches are spread along it, each row a lookup (about three times
+ * a text's index entry). The merge's cost is exact; the walk's is a hope (a surname's holders sit together in name
+ * order, and so do a phrase's, 'e m' at the last names in m), so it is only chosen for words, and when several times
+ * cheaper. In the last sign-in's order, which no text index holds, 'fetch' reads every match and sorts the page out of
+ * them; the walk, whose hope holds there (a sign-in's moment does not follow a name), when it reads fewer rows.
+ */
+export function wordsPageWay(input: {
+  sort: 'name' | 'email' | 'lastLogin';
+  words: readonly HeldWord[];
+  phrases: boolean;
+  total: number;
+  everyone: number;
+  offset: number;
+  pageSize: number;
+}): 'merge' | 'walk' | 'fetch' {
+  const { sort, words, phrases, total, everyone, offset, pageSize } = input;
+  const walked = ((offset + pageSize) * everyone) / Math.max(total, 1);
+  if (sort === 'lastLogin') {
+    const fetched = words.reduce((sum, w) => sum + w.n, 0);
+    return walked < fetched ? 'walk' : 'fetch';
+  }
+  if (phrases) return 'merge';
+  const reach = offset + pageSize;
+  const merged = words.reduce((sum, w) => sum + Math.min(reach, w.n) + 3, 0);
+  return 3 * walked * 4 < merged ? 'walk' : 'merge';
+}
+
+/** Below this many rows walked, a word of one to three characters (whose total the gram counts give) is walked without looking for its words. */
+export const WALK_AT_MOST = 1_000;

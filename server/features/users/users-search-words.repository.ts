@@ -1,0 +1,92 @@
+// The statements of the users' search on their words and phrases (issue 20, migration 0039): the words or phrases
+// holding a term, with how many users hold each; a term's exact total from their holders; a page read from their
+// indexes in the list's name or e-mail order ('merge'); every match of a term sorted by last sign-in ('fetch'). The
+// choices between them are users-search.repository.ts's, from users-search-words.model.ts.
+import { sql, type Kysely } from 'kysely';
+import { PREPARE_ANYWAY } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { unseenTexts } from '../../db/unseen.ts';
+import type { HeldWord } from './users-search-words.model.ts';
+import { orderByKey, type SortOrder } from './users-sort.repository.ts';
+
+/** Who a search counts: active users unless `includeInactive`, the caller left out when given. */
+interface Counted {
+  includeInactive: boolean;
+  excludeUserId?: string;
+}
+
+const countedHolder = (query: Counted) =>
+  sql`(p.is_active or ${query.includeInactive}) ${query.excludeUserId ? sql`and p.id <> ${query.excludeUserId}` : sql``}`;
+
+/** The texts a term is looked for in: the users' words, or their phrases (migration 0039: a name, an e-mail's part with a separator). */
+export type HeldKind = 'words' | 'phrases';
+
+/**
+ * For each LIKE pattern, the words (or phrases) it finds, each with how many users hold it (active ones only unless
+ * `includeInactive`), most held first. Null until the words of every user are written (the backfill of migration
+ * 0039, after 0019's): a word's holders are not all known yet.
+ */
+export async function heldWords(db: Kysely<Database>, patterns: readonly string[], kind: HeldKind, includeInactive: boolean): Promise<HeldWord[][] | null> {
+  // Written as each partial trigram index's condition.
+  const phrase = kind === 'phrases' ? sql`search_phrase(c.word)` : sql`not search_phrase(c.word)`;
+  const { rows } = await sql<{ ready: boolean; i: string | null; word: string | null; n: string | null }>`
+    select r.ready, w.i, w.word, w.n
+    from (select coalesce((select done from user_search_words_backfill), false) and coalesce((select done from user_search_backfill), false) as ready) as r
+    left join lateral (
+      select p.i, c.word, sum(case when not c.inactive_only then c.n when ${includeInactive} then 0 else -c.n end) as n
+      from unnest(${[...patterns]}::text[]) with ordinality as p (pattern, i)
+      join user_search_word_counts as c on c.word like p.pattern and ${phrase}
+      where r.ready
+      group by p.i, c.word
+      having sum(case when not c.inactive_only then c.n when ${includeInactive} then 0 else -c.n end) > 0) as w on true`.execute(db);
+  if (!rows[0]?.ready) return null;
+  const held: HeldWord[][] = patterns.map(() => []);
+  for (const row of rows) if (row.i !== null) held[Number(row.i) - 1]!.push({ word: row.word!, n: Number(row.n) });
+  for (const words of held) words.sort((a, b) => b.n - a.n || (a.word < b.word ? -1 : 1));
+  return held;
+}
+
+/** The number of users holding one of `words` (counted once however many they hold), as a count query for exactTotal. */
+export function wordsTotal(db: Kysely<Database>, words: readonly string[], query: Counted) {
+  return db.selectNoFrom(
+    sql<number>`(select count(*) from (select distinct p.id from user_search_words as p
+      where p.word = any(${unseenTexts(words)}) and ${countedHolder(query)}) as held)`.as('total'),
+  );
+}
+
+/**
+ * A page in name or e-mail order (`reversed`: read from the other end, as fromNearerEnd tells) of the users holding
+ * one of `words`: each word's first offset + pageSize holders in that order from its index, the users held by two
+ * words once, then the page. Every user of the page is among the first offset + pageSize of one of its words.
+ */
+export async function mergePage(
+  db: Kysely<Database>,
+  words: readonly string[],
+  query: Counted & SortOrder & { offset: number; pageSize: number; reversed: boolean },
+): Promise<string[]> {
+  const key = query.sort === 'email' ? sql.raw('email_key') : sql.raw('name_key');
+  const direction = sql.raw((query.order === 'desc') !== query.reversed ? 'desc' : 'asc');
+  const { rows } = await sql<{ id: string }>`${sql.raw(PREPARE_ANYWAY)}
+    select x.id from unnest(${unseenTexts(words)}) as w (word)
+    cross join lateral (
+      select p.id, p.${key} as k from user_search_words as p
+      where p.word = w.word and ${countedHolder(query)}
+      order by p.${key} ${direction}, p.id ${direction}
+      limit ${sql.lit(query.offset + query.pageSize)}) as x
+    group by x.k, x.id
+    order by x.k ${direction}, x.id ${direction}
+    limit ${sql.lit(query.pageSize)}${query.offset > 0 ? sql` offset ${sql.lit(query.offset)}` : sql``}`.execute(db);
+  const ids = rows.map((r) => r.id);
+  return query.reversed ? ids.reverse() : ids;
+}
+
+/** A page in the last sign-in's order of the users holding one of `words`: all of them, sorted. */
+export async function lastLoginPage(db: Kysely<Database>, words: readonly string[], query: Counted & SortOrder & { offset: number; pageSize: number }): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    with m as (
+      select s.id, s.last_login_at as k from user_search as s
+      where s.id = any(array(select p.id from user_search_words as p where p.word = any(${unseenTexts(words)}) and ${countedHolder(query)})))
+    select m.id from m order by ${orderByKey(query)}
+    limit ${sql.lit(query.pageSize)}${query.offset > 0 ? sql` offset ${sql.lit(query.offset)}` : sql``}`.execute(db);
+  return rows.map((r) => r.id);
+}

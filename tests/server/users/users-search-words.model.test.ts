@@ -1,0 +1,47 @@
+// Where a term is looked for among the users' words and phrases, and how a page of a search is read from them
+// (users-search-words.model.ts). Pure.
+import { describe, expect, it } from 'vitest';
+import { searchTexts, wordsPageWay, WORD_SEPARATORS } from '../../../server/features/users/users-search-words.model.ts';
+
+describe('where a term is looked for', () => {
+  it('is the words for a term without separator, whatever else it holds', () => {
+    for (const term of ['martin', 'a', 'a%b\\', 'dupont2', 'σ', 'jean\tpierre']) expect(searchTexts(term), term).toBe('words');
+  });
+
+  it("is the phrases for a term with separators but no '@' between two characters, an '@' at either end included", () => {
+    for (const term of ['sophie vincent', 'laetitia.roux', 'ehpad-victor-hugo-cambrai.fr', 'jean-', "d'almeida", 'lefevre@', '@orange', '@b@', 'e m']) {
+      expect(searchTexts(term), term).toBe('phrases');
+    }
+  });
+
+  it("is neither for an '@' between two characters (the e-mail parts index) nor for separators only", () => {
+    for (const term of ['julien.martin@clinique', 'a@b', '@x@y']) expect(searchTexts(term), term).toBeNull();
+    for (const separator of WORD_SEPARATORS) expect(searchTexts(separator.repeat(2)), separator).toBeNull();
+    expect(searchTexts('')).toBeNull();
+  });
+});
+
+describe('the way a page of a term is read', () => {
+  const page = { total: 0, everyone: 1_000_000, offset: 0, pageSize: 10, phrases: false };
+
+  it("merges the words' indexes in name and e-mail order, whatever the term's holders' place in that order", () => {
+    // A surname whose 25,000 holders sit side by side far down the name order: a walk would read most of the list.
+    expect(wordsPageWay({ ...page, sort: 'name', words: [{ word: 'roux', n: 25_000 }, { word: 'leroux', n: 300 }], total: 25_300 })).toBe('merge');
+    expect(wordsPageWay({ ...page, sort: 'email', words: [{ word: 'ines', n: 31_000 }], total: 31_000 })).toBe('merge');
+  });
+
+  it('walks the list only for words, when that reads several times fewer rows than the merge: a short term most users hold, in many words', () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => ({ word: `e${i}`, n: 180 }));
+    expect(wordsPageWay({ ...page, sort: 'name', words: many, total: 900_000 })).toBe('walk');
+    expect(wordsPageWay({ ...page, sort: 'name', words: many.slice(0, 20), total: 3_600 })).toBe('merge');
+    // 'e m' is held by a tenth of the users, all of them at the last names in m: phrases are always merged.
+    expect(wordsPageWay({ ...page, phrases: true, sort: 'name', words: many, total: 98_000 })).toBe('merge');
+  });
+
+  it('reads every match by last sign-in unless walking that order reads fewer rows, phrases as words', () => {
+    expect(wordsPageWay({ ...page, sort: 'lastLogin', words: [{ word: 'kervella', n: 364 }], total: 364 })).toBe('fetch');
+    expect(wordsPageWay({ ...page, sort: 'lastLogin', words: [{ word: 'marie', n: 45_000 }], total: 45_000 })).toBe('walk');
+    expect(wordsPageWay({ ...page, phrases: true, sort: 'lastLogin', words: [{ word: 'e m', n: 98_000 }], total: 98_000 })).toBe('walk');
+    expect(wordsPageWay({ ...page, offset: 20_000, sort: 'lastLogin', words: [{ word: 'marie', n: 45_000 }], total: 45_000 })).toBe('fetch');
+  });
+});
