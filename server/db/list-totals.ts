@@ -12,6 +12,8 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { PREPARE_ANYWAY } from './database.ts';
 import { KeptValues, listsVersion } from './kept-values.ts';
+
+export { listsVersion } from './kept-values.ts';
 import type { Database } from './schema.ts';
 
 export type ListName = 'users' | 'invitations' | 'journal' | 'organizations' | 'dormancy';
@@ -63,8 +65,7 @@ export async function exactTotal(
 ): Promise<number> {
   if (!totals) return Number((await count.executeTakeFirstOrThrow()).total);
   const names = typeof lists === 'string' ? [lists] : [...lists];
-  const compiled = count.compile();
-  const key = `${names.join('+')}\u0000${clock ? clock.key : `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`}`;
+  const key = totalKey(names, count, clock);
   return totals.once(key, async () => {
     const now = clock?.now.getTime();
     const found = totals.get(key);
@@ -83,6 +84,23 @@ export async function exactTotal(
     totals.set(key, { version: Number(row.version), total, ...bound });
     return total;
   });
+}
+
+function totalKey(names: readonly ListName[], count: CountQuery, clock: TotalClock | null): string {
+  if (clock) return `${names.join('+')}\u0000${clock.key}`;
+  const compiled = count.compile();
+  return `${names.join('+')}\u0000${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+}
+
+/**
+ * The total exactTotal keeps of `count` when it was counted at `version`: the lists' version (listsVersion) that the
+ * caller read in the same statement, hence the same snapshot, as what it reads besides. No statement is run; undefined
+ * when no such total is kept. For totals without a clock.
+ */
+export function keptTotalAt(lists: ListName | readonly ListName[], count: CountQuery, totals: ListTotals | null, version: number): number | undefined {
+  if (!totals) return undefined;
+  const found = totals.get(totalKey(typeof lists === 'string' ? [lists] : [...lists], count, null));
+  return found && found.version === version ? found.total : undefined;
 }
 
 /** The number of users, active ones only unless `includeInactive`, from the counters. */

@@ -145,15 +145,15 @@ export interface ListUsersOptions {
  * unfiltered, else a count kept while the data does not change: list-totals.ts); the page (its ids from
  * the sort index alone, or for a deep page of the whole list in name order through the name ranges, then
  * only its rows and their pending flag: a deferred join); the page's assignments. A search alone: its total and
- * its page's ids from searchPage (one or three statements), then the rows and their assignments.
+ * its page's ids (or their subquery) from searchPage, then the rows and their assignments.
  */
 export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, totals: ListTotals | null = null, options: ListUsersOptions = {}): Promise<UserListPage> {
   const search = query.search?.trim();
   const offset = pageOffset(query);
   if (search && !query.organization && !query.roleCode && !query.scope && !query.userIds && !query.accountState) {
     const found = await searchPage(db, { ...query, offset, term: searchTerm(search), everyone: () => countUnfiltered(db, { includeInactive: query.includeInactive }) }, totals, options.searchAccess);
-    if (found.ids.length === 0) return { rows: [], assignments: [], total: found.total };
-    const rows = await pageRows(db, query, sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)`.as('page'));
+    if ('ids' in found && found.ids.length === 0) return { rows: [], assignments: [], total: found.total };
+    const rows = await pageRows(db, query, ('ids' in found ? sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)` : found.page).as('page'));
     return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total: found.total };
   }
   const total = await userTotal(db, query, totals);

@@ -1,9 +1,10 @@
 // The statements of the users' search on their words and phrases (issue 20, migration 0039): the words or phrases
 // holding a term, with how many users hold each; a term's exact total from their holders; a page read from their
-// indexes in the list's name or e-mail order ('merge'); every match of a term sorted by last sign-in ('fetch'). The
+// indexes in the list's name or e-mail order ('merge', a subquery); every match of a term sorted by last sign-in ('fetch'). The
 // choices between them are users-search.repository.ts's, from users-search-words.model.ts.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { PREPARE_ANYWAY } from '../../db/database.ts';
+import { listsVersion } from '../../db/list-totals.ts';
 import type { Database } from '../../db/schema.ts';
 import { unseenTexts } from '../../db/unseen.ts';
 import type { HeldWord } from './users-search-words.model.ts';
@@ -23,15 +24,17 @@ export type HeldKind = 'words' | 'phrases';
 
 /**
  * For each LIKE pattern, the words (or phrases) it finds, each with how many users hold it (active ones only unless
- * `includeInactive`), most held first. Null until the words of every user are written (the backfill of migration
+ * `includeInactive`), most held first; and the users list's version in the same snapshot (keptTotalAt). Null until the words of every user are written (the backfill of migration
  * 0039, after 0019's): a word's holders are not all known yet.
  */
-export async function heldWords(db: Kysely<Database>, patterns: readonly string[], kind: HeldKind, includeInactive: boolean): Promise<HeldWord[][] | null> {
+export async function heldWords(db: Kysely<Database>, patterns: readonly string[], kind: HeldKind, includeInactive: boolean): Promise<{ held: HeldWord[][]; version: number } | null> {
   // Written as each partial trigram index's condition.
   const phrase = kind === 'phrases' ? sql`search_phrase(c.word)` : sql`not search_phrase(c.word)`;
-  const { rows } = await sql<{ ready: boolean; i: string | null; word: string | null; n: string | null }>`
-    select r.ready, w.i, w.word, w.n
-    from (select coalesce((select done from user_search_words_backfill), false) and coalesce((select done from user_search_backfill), false) as ready) as r
+  // Prepared although it holds a LIKE: its plan (each pattern asked of the trigram index) is the same for any pattern.
+  const { rows } = await sql<{ ready: boolean; version: string; i: string | null; word: string | null; n: string | null }>`${sql.raw(PREPARE_ANYWAY)}
+    select r.ready, r.version, w.i, w.word, w.n
+    from (select coalesce((select done from user_search_words_backfill), false) and coalesce((select done from user_search_backfill), false) as ready,
+                 ${listsVersion(['users'])} as version) as r
     left join lateral (
       select p.i, c.word, sum(case when not c.inactive_only then c.n when ${includeInactive} then 0 else -c.n end) as n
       from unnest(${[...patterns]}::text[]) with ordinality as p (pattern, i)
@@ -43,7 +46,7 @@ export async function heldWords(db: Kysely<Database>, patterns: readonly string[
   const held: HeldWord[][] = patterns.map(() => []);
   for (const row of rows) if (row.i !== null) held[Number(row.i) - 1]!.push({ word: row.word!, n: Number(row.n) });
   for (const words of held) words.sort((a, b) => b.n - a.n || (a.word < b.word ? -1 : 1));
-  return held;
+  return { held, version: Number(rows[0].version) };
 }
 
 /** The number of users holding one of `words` (counted once however many they hold), as a count query for exactTotal. */
@@ -56,17 +59,14 @@ export function wordsTotal(db: Kysely<Database>, words: readonly string[], query
 
 /**
  * A page in name or e-mail order (`reversed`: read from the other end, as fromNearerEnd tells) of the users holding
- * one of `words`: each word's first offset + pageSize holders in that order from its index, the users held by two
- * words once, then the page. Every user of the page is among the first offset + pageSize of one of its words.
+ * one of `words`, as the ids of a subquery (the users list reads their rows in the same statement): each word's first
+ * offset + pageSize holders in that order from its index, the users held by two words once, then the page. Every user
+ * of the page is among the first offset + pageSize of one of its words. Prepared: its plan is the same for any words.
  */
-export async function mergePage(
-  db: Kysely<Database>,
-  words: readonly string[],
-  query: Counted & SortOrder & { offset: number; pageSize: number; reversed: boolean },
-): Promise<string[]> {
+export function mergedPage(words: readonly string[], query: Counted & SortOrder & { offset: number; pageSize: number; reversed: boolean }): RawBuilder<{ id: string }> {
   const key = query.sort === 'email' ? sql.raw('email_key') : sql.raw('name_key');
   const direction = sql.raw((query.order === 'desc') !== query.reversed ? 'desc' : 'asc');
-  const { rows } = await sql<{ id: string }>`${sql.raw(PREPARE_ANYWAY)}
+  return sql<{ id: string }>`(${sql.raw(PREPARE_ANYWAY)}
     select x.id from unnest(${unseenTexts(words)}) as w (word)
     cross join lateral (
       select p.id, p.${key} as k from user_search_words as p
@@ -75,9 +75,7 @@ export async function mergePage(
       limit ${sql.lit(query.offset + query.pageSize)}) as x
     group by x.k, x.id
     order by x.k ${direction}, x.id ${direction}
-    limit ${sql.lit(query.pageSize)}${query.offset > 0 ? sql` offset ${sql.lit(query.offset)}` : sql``}`.execute(db);
-  const ids = rows.map((r) => r.id);
-  return query.reversed ? ids.reverse() : ids;
+    limit ${sql.lit(query.pageSize)}${query.offset > 0 ? sql` offset ${sql.lit(query.offset)}` : sql``})`;
 }
 
 /** A page in the last sign-in's order of the users holding one of `words`: all of them, sorted. */

@@ -5,12 +5,12 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { fromNearerEnd, walkOrFetch } from '../../core/pages.ts';
 import { COUNTED_GRAM_LENGTH, isIndexedGram, searchFold } from '../../core/search-fold.ts';
-import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
+import { exactTotal, keptTotalAt, type ListTotals } from '../../db/list-totals.ts';
 import { containsPattern, escapeLike } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
 import { idOrder, orderByKey, searchSortKey, sortKey, type SortOrder } from './users-sort.repository.ts';
-import { heldWords, lastLoginPage, mergePage, wordsTotal, type HeldKind } from './users-search-words.repository.ts';
-import { searchTexts, WALK_AT_MOST, wordsPageWay } from './users-search-words.model.ts';
+import { heldWords, lastLoginPage, mergedPage, wordsTotal, type HeldKind } from './users-search-words.repository.ts';
+import { searchTexts, walkAtMost, wordsPageWay } from './users-search-words.model.ts';
 
 
 /** A term as the search compares it: folded, and as typed in lower case (see searchCondition). */
@@ -112,6 +112,9 @@ export interface SearchPageQuery extends SearchScope, SortOrder {
   everyone: () => Promise<number>;
 }
 
+/** A search's total, and its page: the ids, or a subquery of them that the list reads its rows from in the same statement. */
+export type SearchFound = { total: number; ids: string[] } | { total: number; page: RawBuilder<{ id: string }> };
+
 /**
  * The total and the page's ids of a search alone. A term of four characters or more that at most
  * FETCH_ALL_AT_MOST users hold (most terms) is looked for whole, in one statement that counts its matches and sorts
@@ -120,7 +123,7 @@ export interface SearchPageQuery extends SearchScope, SortOrder {
  * and its page found as pageAccess decides. Until the backfill is through, the whole look is tried up to
  * FETCH_ALL_BELOW matches first.
  */
-export async function searchPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, forced?: 'walk' | 'fetch' | 'words'): Promise<{ total: number; ids: string[] }> {
+export async function searchPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, forced?: 'walk' | 'fetch' | 'words'): Promise<SearchFound> {
   if (forced !== 'walk' && forced !== 'fetch') {
     const found = await wordsSearchPage(db, query, totals, forced === 'words');
     if (found) return found;
@@ -209,7 +212,7 @@ async function fetchPage(db: Kysely<Database>, query: SearchPageQuery, cap: numb
  * until every user's words are written; a term with an '@' between two characters (the e-mail parts index finds it at
  * once); a term of separators only.
  */
-async function wordsSearchPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, onlyWords: boolean): Promise<{ total: number; ids: string[] } | null> {
+async function wordsSearchPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, onlyWords: boolean): Promise<SearchFound | null> {
   const kind = searchTexts(query.term.folded);
   return kind ? textsPage(db, query, kind, totals, onlyWords) : null;
 }
@@ -219,21 +222,22 @@ async function wordsSearchPage(db: Kysely<Database>, query: SearchPageQuery, tot
  * (one to three characters) or of its texts; its page from the texts' indexes in the list's order, or by walking the
  * list when that reads several times fewer rows (a short and common word: wordsPageWay); `onlyWords` (tests): never walked.
  */
-async function textsPage(db: Kysely<Database>, query: SearchPageQuery, kind: HeldKind, totals: ListTotals | null, onlyWords: boolean): Promise<{ total: number; ids: string[] } | null> {
+async function textsPage(db: Kysely<Database>, query: SearchPageQuery, kind: HeldKind, totals: ListTotals | null, onlyWords: boolean): Promise<SearchFound | null> {
   let total: number | null = null;
   if (isCountedTerm(query.term)) {
     total = await exactTotal(db, 'users', db.selectNoFrom(searchTotal(query.term, query).as('total')), totals);
     if (total === 0 || query.offset >= total) return { total, ids: [] };
-    if (!onlyWords && kind === 'words' && ((query.offset + query.pageSize) * (await query.everyone())) / total <= WALK_AT_MOST) return { total, ids: await walkPage(db, fromNearerEnd(query, total)) };
+    if (!onlyWords && kind === 'words' && ((query.offset + query.pageSize) * (await query.everyone())) / total <= walkAtMost(query.term.folded)) return { total, ids: await walkPage(db, fromNearerEnd(query, total)) };
   }
   const held = await heldWords(db, [containsPattern(query.term.folded)], kind, query.includeInactive);
   if (!held) return null;
-  const found = held[0]!;
+  const found = held.held[0]!;
   const texts = found.map((w) => w.word);
+  const count = () => wordsTotal(db, texts, query);
   total ??=
     found.length === 0 ? 0
     : found.length === 1 && !query.excludeUserId ? found[0]!.n
-    : await exactTotal(db, 'users', wordsTotal(db, texts, query), totals);
+    : (keptTotalAt('users', count(), totals, held.version) ?? (await exactTotal(db, 'users', count(), totals)));
   if (total === 0 || query.offset >= total) return { total, ids: [] };
   const page = { sort: query.sort, words: found, phrases: kind === 'phrases', total, offset: query.offset, pageSize: query.pageSize };
   // The list's size is asked for only if a walk could be chosen at all: with everyone = total it reads the fewest rows it ever could.
@@ -241,7 +245,7 @@ async function textsPage(db: Kysely<Database>, query: SearchPageQuery, kind: Hel
   const way = wordsPageWay({ ...page, everyone: mayWalk ? await query.everyone() : Number.POSITIVE_INFINITY });
   if (way === 'walk') return { total, ids: await walkPage(db, fromNearerEnd(query, total)) };
   if (way === 'fetch') return { total, ids: await lastLoginPage(db, texts, query) };
-  return { total, ids: await mergePage(db, texts, fromNearerEnd(query, total)) };
+  return { total, page: mergedPage(texts, fromNearerEnd(query, total)) };
 }
 
 /** The page's ids by walking the sort's index on users, each user looked up in user_search (a scalar subquery: never a join reading every match). */

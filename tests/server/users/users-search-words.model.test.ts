@@ -1,7 +1,7 @@
 // Where a term is looked for among the users' words and phrases, and how a page of a search is read from them
 // (users-search-words.model.ts). Pure.
 import { describe, expect, it } from 'vitest';
-import { searchTexts, wordsPageWay, WORD_SEPARATORS } from '../../../server/features/users/users-search-words.model.ts';
+import { searchTexts, walkAtMost, wordsPageWay, WORD_SEPARATORS } from '../../../server/features/users/users-search-words.model.ts';
 
 describe('where a term is looked for', () => {
   it('is the words for a term without separator, whatever else it holds', () => {
@@ -43,5 +43,14 @@ describe('the way a page of a term is read', () => {
     expect(wordsPageWay({ ...page, sort: 'lastLogin', words: [{ word: 'marie', n: 45_000 }], total: 45_000 })).toBe('walk');
     expect(wordsPageWay({ ...page, phrases: true, sort: 'lastLogin', words: [{ word: 'e m', n: 98_000 }], total: 98_000 })).toBe('walk');
     expect(wordsPageWay({ ...page, offset: 20_000, sort: 'lastLogin', words: [{ word: 'marie', n: 45_000 }], total: 45_000 })).toBe('fetch');
+  });
+});
+
+describe('the walk of a short term, before its words are looked for', () => {
+  it('goes further for one or two characters, which no trigram finds the words of, than for three', () => {
+    expect(walkAtMost('e')).toBe(1_000);
+    expect(walkAtMost('œ')).toBe(1_000);
+    expect(walkAtMost('ca')).toBe(1_000);
+    expect(walkAtMost('lau')).toBe(250);
   });
 });
