@@ -44,8 +44,12 @@ export interface TotalClock {
 
 /** The totals one server process keeps, least recently used first out (kept-values.ts). */
 export class ListTotals extends KeptValues<KeptTotal> {
+  /** What a search learnt besides its total (users-search-texts.repository.ts), with the lists' version it holds at, checked at each use. */
+  readonly outlooks: KeptValues<{ version: number | null }>;
+
   constructor(capacity = 1_000) {
     super(capacity);
+    this.outlooks = new KeptValues(capacity);
   }
 }
 
@@ -101,6 +105,12 @@ export function keptTotalAt(lists: ListName | readonly ListName[], count: CountQ
   if (!totals) return undefined;
   const found = totals.get(totalKey(typeof lists === 'string' ? [lists] : [...lists], count, null));
   return found && found.version === version ? found.total : undefined;
+}
+
+/** The version the total of `count` that exactTotal keeps was counted at, when it is `total`; null otherwise. For totals without a clock. */
+export function keptVersionOf(lists: ListName | readonly ListName[], count: CountQuery, totals: ListTotals | null, total: number): number | null {
+  const found = totals?.get(totalKey(typeof lists === 'string' ? [lists] : [...lists], count, null));
+  return found && found.total === total ? found.version : null;
 }
 
 /** The number of users, active ones only unless `includeInactive`, from the counters. */

@@ -12,6 +12,8 @@ import { WORD_SEPARATORS } from '../../server/features/users/users-search-words.
 import type { Database } from '../../server/db/schema.ts';
 import { fixtures } from './support/fixtures.ts';
 import { EXACT, keptCopiesDiffering } from './support/kept-copies.ts';
+import { capturing } from './support/plans.ts';
+import { ListTotals } from '../../server/db/list-totals.ts';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
 
 const base: UserListQuery = { page: 1, pageSize: 100, includeInactive: true, sort: 'name', order: 'asc', scope: null, pendingReach: null };
@@ -147,6 +149,43 @@ for (const backend of backends) {
             expect(one.rows.map((r) => r.id), `${sort} ${order} ${page}`).toEqual(whole.rows.slice((page - 1) * 2, page * 2).map((r) => r.id));
           }
         }
+      }
+    });
+
+    it('reads a search again from what it kept, checked against the users list in the page\'s own statement, exact after every write', async () => {
+      const totals = new ListTotals();
+      const f = fixtures(db);
+      const clinique = await f.organization('Clinique des Tilleuls');
+      const terms = ['lefevre', 'exemple', 'noel œil', 'ex', '-test.fr', 'zorglub'];
+      const same = async (term: string, query: Partial<UserListQuery> = {}) => {
+        const found = await listUsersPage(db, { ...base, pageSize: 2, search: term, ...query }, totals);
+        const want = await expected(term, { includeInactive: query.includeInactive ?? base.includeInactive, sort: query.sort ?? 'name', order: query.order ?? 'asc' });
+        const page = query.page ?? 1;
+        expect(found.total, term).toBe(want.length);
+        expect(found.rows.map((r) => r.id), `${term} page ${page}`).toEqual(want.slice((page - 1) * 2, page * 2));
+      };
+      for (const term of terms) {
+        await same(term);
+        await same(term, { page: 2 });
+        await same(term, { sort: 'email', order: 'desc' });
+      }
+      // Kept: the same search again is one statement, its page with its rows and the list's version (then the page's
+      // assignments, a statement compiled once, which the recorder does not see).
+      const recorder = capturing(db);
+      await listUsersPage(recorder.db, { ...base, pageSize: 2, search: 'lefevre' }, totals);
+      expect(recorder.statements).toHaveLength(1);
+      expect(recorder.statements[0]!.sql).toContain('list_versions');
+      // Every kind of write the kept outlook must not outlive: a creation, a rename into and out of the term, a deactivation, a delete.
+      const { id } = await f.user({ organizationId: clinique.id, roleCode: 'COMPTABLE', email: 'zorglub.lefevre@exemple-test.fr' });
+      for (const term of terms) await same(term);
+      await db.updateTable('users').set({ email: 'autre@ailleurs-test.fr', last_name: 'Noel Œil' }).where('id', '=', id).execute();
+      for (const term of terms) await same(term);
+      await db.updateTable('users').set({ is_active: false }).where('id', '=', id).execute();
+      for (const term of terms) await same(term, { includeInactive: false });
+      await db.deleteFrom('users').where('id', '=', id).execute();
+      for (const term of terms) {
+        await same(term);
+        await same(term, { page: 2 });
       }
     });
 

@@ -6,7 +6,7 @@ import { canonicalRoleCode, type AccountStateFilter, type UserScope } from './us
 import type { OrganizationDto } from '../organizations/organizations.repository.ts';
 import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { unseenIds } from '../../db/unseen.ts';
-import { exactTotal, userCount, type ListName, type ListTotals, type TotalClock } from '../../db/list-totals.ts';
+import { exactTotal, listsVersion, userCount, type ListName, type ListTotals, type TotalClock } from '../../db/list-totals.ts';
 import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
 import { searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
@@ -151,10 +151,18 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
   const search = query.search?.trim();
   const offset = pageOffset(query);
   if (search && !query.organization && !query.roleCode && !query.scope && !query.userIds && !query.accountState) {
-    const found = await searchPage(db, { ...query, offset, term: searchTerm(search), everyone: () => countUnfiltered(db, { includeInactive: query.includeInactive }) }, totals, options.searchAccess);
+    const searchQuery = { ...query, offset, term: searchTerm(search), everyone: () => countUnfiltered(db, { includeInactive: query.includeInactive }) };
+    let found = await searchPage(db, searchQuery, totals, options.searchAccess);
     if ('ids' in found && found.ids.length === 0) return { rows: [], assignments: [], total: found.total };
-    const rows = await pageRows(db, query, ('ids' in found ? sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)` : found.page).as('page'));
-    return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total: found.total };
+    let rows = await pageRows(db, query, ('ids' in found ? sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)` : found.page).as('page'), 'atVersion' in found);
+    // A page read from what a search kept (users-search-texts.repository.ts) holds only at the version it was kept at,
+    // read here with the rows: else the search is made again, without what it kept.
+    if ('atVersion' in found && rows[0]?.list_version !== found.atVersion) {
+      found = await searchPage(db, searchQuery, totals, options.searchAccess, { keptOutlook: false });
+      if ('ids' in found && found.ids.length === 0) return { rows: [], assignments: [], total: found.total };
+      rows = await pageRows(db, query, ('ids' in found ? sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)` : found.page).as('page'));
+    }
+    return { rows: rows.map(({ list_version: _, ...row }) => row), assignments: await loadAssignments(db, rows.map((r) => r.id)), total: found.total };
   }
   const total = await userTotal(db, query, totals);
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
@@ -178,8 +186,8 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
   return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total };
 }
 
-/** The rows of a page's ids (a deferred join), in the list's order, with their pending flag. */
-function pageRows(db: Kysely<Database>, query: UserListQuery, ids: AliasedRawBuilder<{ id: string }, 'page'>): Promise<ListedUserRow[]> {
+/** The rows of a page's ids (a deferred join), in the list's order, with their pending flag; with `version`, the users list's version in their snapshot. */
+function pageRows(db: Kysely<Database>, query: UserListQuery, ids: AliasedRawBuilder<{ id: string }, 'page'>, version = false): Promise<(ListedUserRow & { list_version?: number })[]> {
   const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
   return db
     .selectFrom(ids)
@@ -187,6 +195,7 @@ function pageRows(db: Kysely<Database>, query: UserListQuery, ids: AliasedRawBui
     .select(USER_COLUMNS)
     .select(livePendingEmail)
     .select((eb) => pendingInvitationFor(eb, query.pendingReach).as('has_pending_invitation'))
+    .$if(version, (q) => q.select(sql<number>`(${listsVersion(['users'])})::float8`.as('list_version')))
     .orderBy(sortKey(query))
     .orderBy(sql`users.id ${direction}`)
     .execute();

@@ -78,13 +78,12 @@ export function mergedPage(words: readonly string[], query: Counted & SortOrder 
     limit ${sql.lit(query.pageSize)}${query.offset > 0 ? sql` offset ${sql.lit(query.offset)}` : sql``})`;
 }
 
-/** A page in the last sign-in's order of the users holding one of `words`: all of them, sorted. */
-export async function lastLoginPage(db: Kysely<Database>, words: readonly string[], query: Counted & SortOrder & { offset: number; pageSize: number }): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
+/** A page in the last sign-in's order of the users holding one of `words`, as a subquery: all of them, sorted. */
+export function lastLoginPage(words: readonly string[], query: Counted & SortOrder & { offset: number; pageSize: number }): RawBuilder<{ id: string }> {
+  return sql<{ id: string }>`(
     with m as (
       select s.id, s.last_login_at as k from user_search as s
       where s.id = any(array(select p.id from user_search_words as p where p.word = any(${unseenTexts(words)}) and ${countedHolder(query)})))
     select m.id from m order by ${orderByKey(query)}
-    limit ${sql.lit(query.pageSize)}${query.offset > 0 ? sql` offset ${sql.lit(query.offset)}` : sql``}`.execute(db);
-  return rows.map((r) => r.id);
+    limit ${sql.lit(query.pageSize)}${query.offset > 0 ? sql` offset ${sql.lit(query.offset)}` : sql``})`;
 }
