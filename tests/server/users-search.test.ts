@@ -152,6 +152,35 @@ for (const backend of backends) {
       }
     });
 
+    it("counts once the users holding several of a term's words: the most held one, its variants in e-mails, either without the other, inactive ones, the caller left out", async () => {
+      const f = fixtures(db);
+      const clinique = await f.organization('Clinique des Tilleuls');
+      const people = [
+        { first: 'Anne', last: 'Simonet', email: 'anne.simonet@exemple-test.fr' },
+        { first: 'Paul', last: 'Simonet', email: 'psimonet2@exemple-test.fr' },
+        { first: 'Lucie', last: 'Bernard', email: 'lsimonet@exemple-test.fr' },
+        { first: 'Simonetta', last: 'Rossi', email: 'simonetta.rossi3@exemple-test.fr', active: false },
+        { first: 'Marc', last: 'Simonet', email: 'msimonet@exemple-test.fr', active: false },
+      ];
+      const ids: string[] = [];
+      for (const person of people) {
+        const { id } = await f.user({ organizationId: clinique.id, roleCode: 'GESTIONNAIRE', email: person.email, active: person.active ?? true });
+        await db.updateTable('users').set({ first_name: person.first, last_name: person.last }).where('id', '=', id).execute();
+        ids.push(id);
+      }
+      for (const term of ['simonet', 'simone', 'imon', 'simonet2', 'simonett']) {
+        for (const includeInactive of [true, false]) {
+          for (const excludeUserId of [undefined, ids[0], ids[2], ids[4]]) {
+            const want = (await expected(term, { includeInactive, sort: 'name', order: 'asc' })).filter((id) => id !== excludeUserId);
+            const found = await listUsersPage(db, { ...base, includeInactive, search: term, ...(excludeUserId ? { excludeUserId } : {}) }, null, { searchAccess: 'words' });
+            expect(found.total, `${term} ${includeInactive} ${excludeUserId}`).toBe(want.length);
+            expect(found.rows.map((r) => r.id), `${term} ${includeInactive} ${excludeUserId}`).toEqual(want.slice(0, 100));
+          }
+        }
+      }
+      await db.deleteFrom('users').where('id', 'in', ids).execute();
+    });
+
     it('reads a search again from what it kept, checked against the users list in the page\'s own statement, exact after every write', async () => {
       const totals = new ListTotals();
       const f = fixtures(db);

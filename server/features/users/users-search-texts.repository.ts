@@ -101,7 +101,7 @@ async function readTexts(db: Kysely<Database>, query: SearchPageQuery, kind: Hel
   if (texts.length === 0) outlook.total = 0;
   else if (texts.length === 1 && !query.excludeUserId) outlook.total = texts[0]!.n;
   else {
-    const count = wordsTotal(db, texts.map((w) => w.word), query);
+    const count = wordsTotal(db, texts, query);
     const kept = keptTotalAt('users', count, totals, held.version);
     outlook.total = kept ?? (await exactTotal(db, 'users', count, totals));
     if (kept === undefined && keptVersionOf('users', count, totals, outlook.total) !== held.version) outlook.version = null;
