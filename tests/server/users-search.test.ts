@@ -8,7 +8,7 @@ import { seedDemoData } from '../../server/seed/seed.ts';
 import { searchFold } from '../../server/core/search-fold.ts';
 import { listUsersPage, sortKey, type UserListQuery, type UserSort } from '../../server/features/users/users-list.repository.ts';
 import { searchBackfillJob } from '../../server/jobs/search-backfill.ts';
-import { WORD_SEPARATORS } from '../../server/features/users/users-search-words.model.ts';
+import { searchTexts, WORD_SEPARATORS } from '../../server/features/users/users-search-words.model.ts';
 import type { Database } from '../../server/db/schema.ts';
 import { fixtures } from './support/fixtures.ts';
 import { EXACT, keptCopiesDiffering } from './support/kept-copies.ts';
@@ -81,17 +81,22 @@ for (const backend of backends) {
       }
     }
 
-    it("cuts words in SQL at exactly the separators TypeScript knows, and keeps as phrases the texts holding one (migration 0039's search_words)", async () => {
+    it("cuts words in SQL at exactly the separators TypeScript knows and where digits meet letters, and keeps as phrases the texts holding either (migration 0039's search_words)", async () => {
       const characters: string[] = [];
       for (let code = 0x20; code <= 0x7e; code++) characters.push(String.fromCodePoint(code));
       characters.push('’', '‘', '\u00a0', '\t', '·', '–', '—', 'é', 'œ', 'σ');
       const { rows } = await sql<{ c: string; words: string[] }>`
         select c, array(select search_words('a' || c || 'b', 'x@y')) as words from unnest(${characters}::text[]) as c`.execute(db);
       for (const { c, words } of rows) {
-        // Cut at a separator, the name is also a phrase; a name without one is a word. The e-mail's two phrases hold its '@'.
-        const name = WORD_SEPARATORS.includes(c) ? ['a', `a${c}b`, 'b'] : [`a${c}b`];
+        // Cut at a separator, the name is also a phrase; a name without one is a word; cut where a digit meets a
+        // letter, it is a phrase too, the digit a word. The e-mail's two phrases hold its '@'.
+        const name = WORD_SEPARATORS.includes(c) ? ['a', `a${c}b`, 'b'] : /[0-9]/.test(c) ? ['a', c, 'b', `a${c}b`] : [`a${c}b`];
         expect([...words].sort(), JSON.stringify(c)).toEqual([...new Set([...name, 'x', 'y', 'x@', '@y'])].sort());
+        const { rows: phrases } = await sql<{ word: string; phrase: boolean }>`select w as word, search_phrase(w) as phrase from search_words(${`a${c}b`}, 'x@y') as w`.execute(db);
+        for (const { word, phrase } of phrases) expect(phrase, `${JSON.stringify(c)} ${word}`).toBe(searchTexts(word) !== 'words');
       }
+      const { rows: digits } = await sql<{ words: string[] }>`select array(select search_words('jean2b 12ab3', 'x9.y@z')) as words`.execute(db);
+      expect([...digits[0]!.words].sort()).toEqual(['jean', '2', 'b', '12', 'ab', '3', 'x', '9', 'y', 'z', 'jean2b 12ab3', 'x9.y@', '@z'].sort());
     });
 
     it('folds in SQL exactly as in TypeScript, every Latin letter and the ligatures', async () => {

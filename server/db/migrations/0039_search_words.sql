@@ -13,14 +13,17 @@
 -- (server/jobs/search-backfill.ts); until it is through the search works as before. Runs on PostgreSQL 15 and PGlite.
 
 -- ---------------------------------------------------------------------------------------------
--- 1. The words of a folded name and e-mail (the text cut at spaces and . @ _ ' ’ + -), and its phrases: the name, the
--- e-mail's part before its first '@' with that '@', and the rest from that '@' on. A phrase holds a separator, a word
--- none; a term with no '@' between two characters is in an e-mail exactly when it is in one of those two phrases.
--- Their mirror in TypeScript (WORD_SEPARATORS, searchTexts) tells which a term is looked for in; a test holds the two
--- equal.
+-- 1. The words of a folded name and e-mail (the text cut at spaces and . @ _ ' ’ + -, and where digits meet other
+-- characters: 'dupont2' gives 'dupont' and '2', so that the e-mail's variants of a name add no words of their own), and
+-- its phrases: the name, the e-mail's part before its first '@' with that '@', and the rest from that '@' on. A term
+-- with no separator and no such meeting is in a name or an e-mail exactly when it is in one of its words; any other
+-- with no '@' between two characters, exactly when it is in one of its phrases. Their mirror in TypeScript
+-- (searchTexts) tells which a term is looked for in; a test holds the two equal.
 CREATE FUNCTION search_words(name text, email text) RETURNS SETOF text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
   SELECT DISTINCT w FROM (
-    SELECT string_to_table(translate(name || ' ' || email, '.@_''’+-', '       '), ' ')
+    SELECT string_to_table(translate(
+      regexp_replace(regexp_replace(name || ' ' || email, '([0-9])([^0-9])', '\1 \2', 'g'), '([^0-9])([0-9])', '\1 \2', 'g'),
+      '.@_''’+-', '       '), ' ')
     UNION ALL SELECT name
     UNION ALL SELECT split_part(email, '@', 1) || '@' WHERE strpos(email, '@') > 0
     UNION ALL SELECT substr(email, strpos(email, '@')) WHERE strpos(email, '@') > 0
@@ -28,9 +31,10 @@ CREATE FUNCTION search_words(name text, email text) RETURNS SETOF text LANGUAGE 
   WHERE w <> ''
 $$;
 
--- Whether a text of search_words is a phrase.
+-- Whether a text of search_words is a phrase: it holds a separator, or digits meeting other characters (a word never
+-- does; a name may be a phrase without a separator: 'a1b').
 CREATE FUNCTION search_phrase(word text) RETURNS boolean LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  SELECT translate(word, ' .@_''’+-', '') <> word
+  SELECT translate(word, ' .@_''’+-', '') <> word OR word ~ '[0-9][^0-9]|[^0-9][0-9]'
 $$;
 
 -- 2. Who holds each word and phrase, with the sort keys of the list's name and e-mail orders (migration 0019's copies) and

@@ -1,24 +1,25 @@
 // The words and phrases of the users' search (issue 20, migration 0039). A folded name or e-mail cut at its separators
-// gives its words; the name, the e-mail's part up to its first '@' and the part from it are its phrases. A term without
-// a separator is in a name or an e-mail exactly when it is in one of its words; a term with separators but no '@'
-// between two characters, exactly when it is in one of its phrases. And how a page of a search is read from them. Pure.
+// and where digits meet other characters gives its words; the name, the e-mail's part up to its first '@' and the part
+// from it are its phrases. A term without a separator or such a meeting is in a name or an e-mail exactly when it is in
+// one of its words; any other with no '@' between two characters, exactly when it is in one of its phrases. And how a page of a search is read from them. Pure.
 
 /** The separators of search_words() (migration 0039): a test holds the two equal. */
 export const WORD_SEPARATORS = " .@_'’+-";
 
-const SEPARATOR = /[ .@_'’+-]/u;
+/** A separator, or digits meeting other characters: where search_words() cuts a text into words. */
+const CUT = /[ .@_'’+-]|[0-9][^0-9]|[^0-9][0-9]/u;
 const NOT_SEPARATOR = /[^ .@_'’+-]/u;
 /** An '@' with a character on each side: the term may run from an e-mail's local part into its domain. */
 const INNER_AT = /[^]@[^]/u;
 
 /**
- * Where a folded term is looked for: in the users' words (no separator), in their phrases (separators, no '@' between two
- * characters), or neither (null: an '@' inside, found through the e-mail parts index; separators only, which nearly
- * every phrase holds).
+ * Where a folded term is looked for: in the users' words (no separator, no digits meeting other characters), in their
+ * phrases (otherwise, with no '@' between two characters), or neither (null: an '@' inside, found through the e-mail
+ * parts index; separators only, which nearly every phrase holds).
  */
 export function searchTexts(folded: string): 'words' | 'phrases' | null {
   if (INNER_AT.test(folded) || !NOT_SEPARATOR.test(folded)) return null;
-  return SEPARATOR.test(folded) ? 'phrases' : 'words';
+  return CUT.test(folded) ? 'phrases' : 'words';
 }
 
 /** A word (or phrase) holding a term, and how many users hold it (active ones only unless the list includes inactive users). */

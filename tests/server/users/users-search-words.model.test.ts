@@ -4,8 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { searchTexts, walkAtMost, wordsPageWay, WORD_SEPARATORS } from '../../../server/features/users/users-search-words.model.ts';
 
 describe('where a term is looked for', () => {
-  it('is the words for a term without separator, whatever else it holds', () => {
-    for (const term of ['martin', 'a', 'a%b\\', 'dupont2', 'σ', 'jean\tpierre']) expect(searchTexts(term), term).toBe('words');
+  it('is the words for a term without separator nor digits meeting other characters, whatever else it holds', () => {
+    for (const term of ['martin', 'a', 'a%b\\', '42', 'σ', 'jean\tpierre']) expect(searchTexts(term), term).toBe('words');
+  });
+
+  it('is the phrases for a term where digits meet other characters: e-mails cut there', () => {
+    for (const term of ['dupont2', '2b', 'a1b', 'x9']) expect(searchTexts(term), term).toBe('phrases');
   });
 
   it("is the phrases for a term with separators but no '@' between two characters, an '@' at either end included", () => {
