@@ -190,7 +190,7 @@ for (const backend of backends) {
       const totals = new ListTotals();
       const f = fixtures(db);
       const clinique = await f.organization('Clinique des Tilleuls');
-      const terms = ['lefevre', 'exemple', 'noel œil', 'ex', '-test.fr', 'zorglub'];
+      const terms = ['lefevre', 'exemple', 'noel œil', 'ex', '-test.fr', 'zorglub', 'lefevre@exemple', 'e@exemple-test.fr'];
       const same = async (term: string, query: Partial<UserListQuery> = {}) => {
         const found = await listUsersPage(db, { ...base, pageSize: 2, search: term, ...query }, totals);
         const want = await expected(term, { includeInactive: query.includeInactive ?? base.includeInactive, sort: query.sort ?? 'name', order: query.order ?? 'asc' });
@@ -209,6 +209,10 @@ for (const backend of backends) {
       await listUsersPage(recorder.db, { ...base, pageSize: 2, search: 'lefevre' }, totals);
       expect(recorder.statements).toHaveLength(1);
       expect(recorder.statements[0]!.sql).toContain('list_versions');
+      // An address the e-mail parts index finds, alike.
+      const address = capturing(db);
+      await listUsersPage(address.db, { ...base, pageSize: 2, search: 'lefevre@exemple' }, totals);
+      expect(address.statements).toHaveLength(1);
       // Every kind of write the kept outlook must not outlive: a creation, a rename into and out of the term, a deactivation, a delete.
       const { id } = await f.user({ organizationId: clinique.id, roleCode: 'COMPTABLE', email: 'zorglub.lefevre@exemple-test.fr' });
       for (const term of terms) await same(term);

@@ -5,7 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import { fromNearerEnd, walkOrFetch } from '../../core/pages.ts';
 import { isIndexedGram } from '../../core/search-fold.ts';
-import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
+import { exactTotal, listsVersion, type ListTotals } from '../../db/list-totals.ts';
 import { escapeLike } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
 import { orderByKey, searchSortKey } from './users-sort.repository.ts';
@@ -35,8 +35,8 @@ export function pageAccess(input: { term: SearchTerm; total: number; everyone: n
 /**
  * The total and the page (its ids, or their subquery) of a search alone. Once every user's words are written
  * (migration 0039), a term without an '@' between two characters is found through the words or phrases holding it
- * (users-search-texts.repository.ts); `keptOutlook` false, without what an earlier search of it kept. Otherwise, as
- * before that migration: a term of four characters or more that at most FETCH_ALL_AT_MOST users hold is looked for
+ * (users-search-texts.repository.ts), and one with such an '@' that few users can hold, whole (addressPage); `keptOutlook`
+ * false, without what an earlier search of it kept. Otherwise, as before that migration: a term of four characters or more that at most FETCH_ALL_AT_MOST users hold is looked for
  * whole, in one statement that counts its matches and sorts the page out of them; one that none holds answers at
  * once. A term with more, or of one to three characters (counted from migration 0019's counts), has its total counted
  * (and kept while the data stays: list-totals.ts), and its page found as pageAccess decides. Until the backfill of
@@ -56,6 +56,10 @@ export async function searchPage(
     const found = kind ? await textsPage(db, query, kind, totals, { onlyWords: forced === 'words', keptOutlook }) : null;
     if (found) return found;
   }
+  if (!forced && INNER_AT.test(query.term.folded)) {
+    const found = await addressPage(db, query, totals, keptOutlook);
+    if (found) return found;
+  }
   if (!forced && !isCountedTerm(query.term)) {
     const outlook = await outlookOf(db, query);
     if (outlook?.bound === 0) return { total: 0, ids: [] };
@@ -73,6 +77,33 @@ export async function searchPage(
   if (total === 0 || query.offset >= total) return { total, ids: [] };
   const access = forced === 'walk' || forced === 'fetch' ? forced : pageAccess({ term: query.term, total, everyone: await query.everyone(), offset: query.offset, pageSize: query.pageSize });
   return { total, ids: access === 'fetch' ? (await fetchPage(db, query, null)).ids : await walkPage(db, fromNearerEnd(query, total)) };
+}
+
+/** An '@' with a character on each side: the e-mail parts index finds the term (searchCondition). */
+const INNER_AT = /[^]@[^]/u;
+
+/**
+ * A term with an '@' between two characters that few users can hold (outlookOf): every match, counted and sorted, in
+ * one statement with the users list's version. The total is kept at that version (ListTotals.outlooks), and a later
+ * page or the same search again reads its page with its rows, checked by the users list against that version (as
+ * users-search-texts.repository.ts's). Null for a term that many users may hold: counted and walked as any other.
+ */
+async function addressPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, keptOutlook: boolean): Promise<SearchFound | null> {
+  const key = `address\u0000${query.term.folded}\u0000${query.includeInactive}\u0000${query.excludeUserId ?? ''}`;
+  const kept = keptOutlook ? (totals?.outlooks.get(key) as { version: number; total: number } | undefined) : undefined;
+  if (kept && query.offset < kept.total) {
+    const page = sql<{ id: string }>`(select m.id from (select s.id, ${searchSortKey(query)} as k from user_search as s
+      where ${searchCondition(query.term)} and (s.is_active or ${query.includeInactive}) ${query.excludeUserId ? sql`and s.id <> ${query.excludeUserId}` : sql``}) as m
+      order by ${orderByKey(query)} limit ${sql.lit(query.pageSize)} offset ${sql.lit(query.offset)})`;
+    return { total: kept.total, page, atVersion: kept.version };
+  }
+  const outlook = await outlookOf(db, query);
+  if (outlook?.bound === 0) return { total: 0, ids: [] };
+  if (!outlook || outlook.bound > FETCH_ALL_AT_MOST) return null;
+  const whole = await fetchPage(db, query, null);
+  const learnt = { version: whole.version, total: whole.matches };
+  totals?.outlooks.set(key, learnt);
+  return { total: whole.matches, ids: whole.ids };
 }
 
 /** What the counts of migration 0019 tell of a term of four characters or more, once the backfill is through. */
@@ -116,22 +147,23 @@ export async function peopleGramCounts(db: Kysely<Database>, text: string, inclu
  * and the term is checked on them: a long term's every trigram, the most common ones included ('.fr', 'ehp'), made
  * the index read lists of hundreds of thousands of users for a domain that 29 hold.
  */
-async function fetchPage(db: Kysely<Database>, query: SearchPageQuery, cap: number | null, rarest: readonly string[] = []): Promise<{ matches: number; ids: string[] }> {
+async function fetchPage(db: Kysely<Database>, query: SearchPageQuery, cap: number | null, rarest: readonly string[] = []): Promise<{ matches: number; ids: string[]; version: number }> {
   const narrowed = rarest.length > 0 && !query.term.folded.includes('@');
   const rows_ = narrowed
     ? sql`(select s.id, s.name, s.email, s.is_active, s.folded, s.name_key, s.email_key, s.last_login_at from user_search as s
           where ${sql.join(rarest.map((gram) => sql`(s.name like ${`%${escapeLike(gram)}%`} or s.email like ${`%${escapeLike(gram)}%`})`), sql` and `)}
           offset 0) as s`
     : sql`user_search as s`;
-  const { rows } = await sql<{ matches: number; ids: string[] }>`
+  const { rows } = await sql<{ matches: number; ids: string[]; version: number }>`
     with m as (
       select s.id, ${searchSortKey(query)} as k from ${rows_}
       where ${searchCondition(query.term)} and (s.is_active or ${query.includeInactive})
         ${query.excludeUserId ? sql`and s.id <> ${query.excludeUserId}` : sql``}
       ${cap === null ? sql`` : sql`limit ${sql.lit(cap + 1)}`})
     select (select count(*) from m) as matches,
-           array(select m.id from m order by ${orderByKey(query)} limit ${sql.lit(query.pageSize)} offset ${sql.lit(query.offset)}) as ids`.execute(db);
-  return { matches: Number(rows[0]!.matches), ids: rows[0]!.ids };
+           array(select m.id from m order by ${orderByKey(query)} limit ${sql.lit(query.pageSize)} offset ${sql.lit(query.offset)}) as ids,
+           ${listsVersion(['users'])}::float8 as version`.execute(db);
+  return { matches: Number(rows[0]!.matches), ids: rows[0]!.ids, version: Number(rows[0]!.version) };
 }
 
 /** The page's ids by walking the sort's index (walkedPage), in the list's order. */
