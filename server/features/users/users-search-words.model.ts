@@ -66,11 +66,12 @@ export const WALKED_ROW_COST = 20;
 
 /**
  * Below this many rows walked, a word of one to three characters (whose total the gram counts give) is walked without
- * looking for its words: a term many users hold ('e', 'le', 'lau'), in hundreds or thousands of words. Measured on the
- * 1M database: 'lau' (48,652 users, 280 words) walked 206 rows in 1.7 ms, merged its words in 3.6 ms after 1 ms to
- * find them. One of one or two characters has no trigram to find its words by (every word is read: about 15 ms), so
+ * looking for its words: a term many users hold ('e', 'le', 'mar'), in hundreds or thousands of words. Measured on the
+ * 1M database, a search again (one connection, median of 200): 'mar' (171,542 users, about 58 rows to walk) 0.99 ms
+ * walked, 1.73 merged; 'lau' (48,652 users, about 206 rows, but 'laurent' sits together in name order) 2.28 walked,
+ * 1.17 merged. One of one or two characters has no trigram to find its words by (every word is read: about 15 ms), so
  * it is walked up to 1,000 rows (about 8 ms).
  */
 export function walkAtMost(folded: string): number {
-  return [...folded].length < 3 ? 1_000 : 250;
+  return [...folded].length < 3 ? 1_000 : 100;
 }

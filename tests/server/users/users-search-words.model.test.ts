@@ -55,6 +55,6 @@ describe('the walk of a short term, before its words are looked for', () => {
     expect(walkAtMost('e')).toBe(1_000);
     expect(walkAtMost('œ')).toBe(1_000);
     expect(walkAtMost('ca')).toBe(1_000);
-    expect(walkAtMost('lau')).toBe(250);
+    expect(walkAtMost('lau')).toBe(100);
   });
 });
