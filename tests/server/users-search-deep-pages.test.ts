@@ -109,6 +109,20 @@ for (const backend of backends) {
       }
     });
 
+    it('reads the last page of a term most users hold from the other end, in every sort, as little as its first', async () => {
+      const most = await bound();
+      for (const search of ['e', 'ex']) {
+        const { total } = await listUsersPage(db, { ...base, search });
+        expect(total, search).toBeGreaterThan(USERS / 2);
+        for (const sort of ['name', 'email', 'lastLogin'] as const) {
+          for (const order of ['asc', 'desc'] as const) {
+            const last = { ...base, search, sort, order, page: Math.ceil(total / base.pageSize) };
+            expect(await rowsRead(db, (watched) => listUsersPage(watched, last)), `${search} ${sort} ${order}`).toBeLessThanOrEqual(most);
+          }
+        }
+      }
+    });
+
     it('finds the few holders of a term of one or two characters without reading every user', async () => {
       const most = await bound();
       await sql`update users set first_name = 'Qǂ' where email = 'profond77@exemple-test.fr'`.execute(db);

@@ -27,20 +27,22 @@ interface TextsOutlook {
 function pageOf(outlook: TextsOutlook, query: SearchPageQuery, kind: HeldKind, onlyWords: boolean): SearchFound | 'everyone' | 'texts' {
   const { total, everyone, texts } = outlook;
   if (total === 0 || query.offset >= total) return { total, ids: [] };
+  // A page in the second half is read from the other end: the costs are those of its offset from there.
+  const at = fromNearerEnd(query, total);
   if (isCountedTerm(query.term) && kind === 'words' && !onlyWords) {
     if (everyone === null) return 'everyone';
-    if (((query.offset + query.pageSize) * everyone) / total <= walkAtMost(query.term.folded)) return { total, page: walkedPage(fromNearerEnd(query, total)) };
+    if (((at.offset + at.pageSize) * everyone) / total <= walkAtMost(query.term.folded)) return { total, page: walkedPage(at) };
   }
   if (texts === null) return 'texts';
-  const page = { sort: query.sort, words: texts, phrases: kind === 'phrases', total, offset: query.offset, pageSize: query.pageSize };
+  const page = { sort: query.sort, words: texts, phrases: kind === 'phrases', total, offset: at.offset, pageSize: at.pageSize };
   // The list's size matters only if a walk could be chosen at all: with everyone = total it reads the fewest rows it ever could.
   const mayWalk = !onlyWords && wordsPageWay({ ...page, everyone: total }) === 'walk';
   if (mayWalk && everyone === null) return 'everyone';
   const way = wordsPageWay({ ...page, everyone: mayWalk ? everyone! : Number.POSITIVE_INFINITY });
   const words = texts.map((w) => w.word);
-  if (way === 'walk') return { total, page: walkedPage(fromNearerEnd(query, total)) };
+  if (way === 'walk') return { total, page: walkedPage(at) };
   if (way === 'fetch') return { total, page: lastLoginPage(words, query) };
-  return { total, page: mergedPage(words, fromNearerEnd(query, total)) };
+  return { total, page: mergedPage(words, at) };
 }
 
 const outlookKey = (query: SearchPageQuery, kind: HeldKind) => `${kind}\u0000${query.term.folded}\u0000${query.includeInactive}\u0000${query.excludeUserId ?? ''}`;
