@@ -65,6 +65,7 @@ CREATE INDEX user_search_phrase_counts_trgm_idx ON user_search_word_counts USING
 
 CREATE FUNCTION count_search_words_of_rows() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM changed_rows) THEN RETURN NULL; END IF;
   INSERT INTO user_search_word_counts AS c (word, inactive_only, backend, n)
   SELECT r.word, k.inactive_only, pg_backend_pid(), CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END * count(*)
   FROM changed_rows AS r CROSS JOIN (VALUES (false), (true)) AS k (inactive_only)
@@ -77,6 +78,7 @@ END $$;
 -- Only is_active is ever updated in place (a changed name or e-mail deletes its words and inserts the new ones).
 CREATE FUNCTION count_search_words_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM new_rows) THEN RETURN NULL; END IF;
   INSERT INTO user_search_word_counts AS c (word, inactive_only, backend, n)
   SELECT r.word, true, pg_backend_pid(), sum(CASE WHEN r.is_active THEN -1 ELSE 1 END)
   FROM new_rows AS r JOIN old_rows AS o USING (id, word)
@@ -103,9 +105,12 @@ CREATE TRIGGER user_search_words_count_truncate AFTER TRUNCATE ON user_search_wo
 
 -- ---------------------------------------------------------------------------------------------
 -- 4. The words follow user_search, once a row is folded (migration 0019): written with it, gone with it, written
--- again when its name, e-mail or keys change, their is_active moved when only that changes.
+-- again when its name, e-mail or keys change, their is_active moved when only that changes. A statement that wrote no
+-- row costs one look at its transition table (every UPDATE of users, a request's approval bumping a user's version
+-- too, updates user_search, most often no row of it), and writes nothing that would fire the counts' triggers.
 CREATE FUNCTION index_search_words_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM changed_rows) THEN RETURN NULL; END IF;
   INSERT INTO user_search_words (word, id, is_active, name_key, email_key)
   SELECT w, r.id, r.is_active, r.name_key, r.email_key
   FROM changed_rows AS r CROSS JOIN LATERAL search_words(r.name, r.email) AS w
@@ -115,12 +120,14 @@ END $$;
 
 CREATE FUNCTION index_search_words_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM changed_rows) THEN RETURN NULL; END IF;
   DELETE FROM user_search_words WHERE id IN (SELECT r.id FROM changed_rows AS r);
   RETURN NULL;
 END $$;
 
 CREATE FUNCTION index_search_words_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM new_rows) THEN RETURN NULL; END IF;
   DELETE FROM user_search_words WHERE id IN (
     SELECT r.id FROM new_rows AS r JOIN old_rows AS o USING (id)
     WHERE (r.name, r.email, r.name_key, r.email_key, r.folded) IS DISTINCT FROM (o.name, o.email, o.name_key, o.email_key, o.folded));
