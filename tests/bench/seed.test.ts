@@ -10,6 +10,7 @@ import { emailSchema } from '../../rules/validation.ts';
 import { isValidSiren, isValidSiret } from '../../rules/codes.ts';
 import { datasetSize } from '../../bench/dataset.ts';
 import { countRows, loadBenchData, type SeedSession } from '../../bench/seed-runner.ts';
+import { EXACT, keptCopiesDiffering } from '../server/support/kept-copies.ts';
 
 const USERS = 1_000;
 
@@ -113,5 +114,12 @@ describe(`bench:seed with ${USERS} users (PGlite)`, () => {
     const { users, kept, ranged, active, byDay } = check.rows[0]!;
     expect([kept, ranged]).toEqual([users, users]);
     expect(byDay).toBe(active);
+  });
+
+  it("leaves the users' search copy, its counts, its words and their counts exact, the words marked through (migrations 0019, 0039)", async () => {
+    expect(await keptCopiesDiffering(handle.db)).toEqual(EXACT);
+    const [words] = await rows<{ done: boolean; n: number }>('select (select done from user_search_words_backfill) as done, (select count(*)::int from user_search_words) as n');
+    expect(words!.done).toBe(true);
+    expect(words!.n).toBeGreaterThan(0);
   });
 });
