@@ -42,7 +42,8 @@ for (const backend of backends) {
         select lower(string_agg(x::text, ' ')) as text from (
           select a::text as x from audit_log a union all select i::text from invitations i union all select o::text from outbox o
           union all select b::text from bulk_action_targets b union all select s::text from user_search s union all select u::text from users u
-          union all select ia::text from identity_accounts ia union all select r::text from user_name_ranges r) as rows`.execute(db());
+          union all select ia::text from identity_accounts ia union all select r::text from user_name_ranges r
+          union all select w::text from user_search_words w union all select c::text from user_search_word_counts c) as rows`.execute(db());
       return rows[0]!.text;
     };
 

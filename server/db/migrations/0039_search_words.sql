@@ -63,7 +63,20 @@ CREATE TABLE user_search_word_counts (
 CREATE INDEX user_search_word_counts_trgm_idx ON user_search_word_counts USING gin (word gin_trgm_ops) WHERE NOT search_phrase(word);
 CREATE INDEX user_search_phrase_counts_trgm_idx ON user_search_word_counts USING gin (word gin_trgm_ops) WHERE search_phrase(word);
 
+-- The words and phrases nobody holds any more leave the counts with their text: a phrase is a person's name or e-mail,
+-- which must not outlive them (README, 'Erasure of a deleted person'). Every row of such a word is locked first, in
+-- one order, waiting for a writer of one to end; then, in a new snapshot, a word no user holds is held by nobody, and
+-- its rows sum to nought (the counts are exact), so that removing them all leaves every total as it was. A writer that
+-- holds the word again meanwhile inserts its own row, or waits for this one and writes its row again.
+CREATE FUNCTION forget_search_words(words text[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM user_search_word_counts WHERE word = ANY (words) ORDER BY word, inactive_only, backend FOR UPDATE;
+  DELETE FROM user_search_word_counts AS c WHERE c.word = ANY (words) AND NOT EXISTS (SELECT 1 FROM user_search_words AS p WHERE p.word = c.word);
+END $$;
+
 CREATE FUNCTION count_search_words_of_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  unheld text[];
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM changed_rows) THEN RETURN NULL; END IF;
   INSERT INTO user_search_word_counts AS c (word, inactive_only, backend, n)
@@ -72,6 +85,10 @@ BEGIN
   WHERE NOT k.inactive_only OR NOT r.is_active
   GROUP BY 1, 2
   ON CONFLICT (word, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n;
+  IF TG_OP = 'DELETE' THEN
+    unheld := array(SELECT DISTINCT r.word FROM changed_rows AS r WHERE NOT EXISTS (SELECT 1 FROM user_search_words AS p WHERE p.word = r.word) ORDER BY 1);
+    IF cardinality(unheld) > 0 THEN PERFORM forget_search_words(unheld); END IF;
+  END IF;
   RETURN NULL;
 END $$;
 
@@ -125,19 +142,27 @@ BEGIN
   RETURN NULL;
 END $$;
 
+-- A changed user keeps the words they still hold, their keys and status rewritten; only the words they no longer hold
+-- go (and with the last holder, their text: forget_search_words), and only the new ones come.
 CREATE FUNCTION index_search_words_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM new_rows) THEN RETURN NULL; END IF;
-  DELETE FROM user_search_words WHERE id IN (
-    SELECT r.id FROM new_rows AS r JOIN old_rows AS o USING (id)
-    WHERE (r.name, r.email, r.name_key, r.email_key, r.folded) IS DISTINCT FROM (o.name, o.email, o.name_key, o.email_key, o.folded));
+  DELETE FROM user_search_words AS p USING (
+    SELECT o.id, w FROM old_rows AS o JOIN new_rows AS r USING (id) CROSS JOIN LATERAL search_words(o.name, o.email) AS w
+    WHERE o.folded AND (r.name, r.email, r.folded) IS DISTINCT FROM (o.name, o.email, o.folded)
+    EXCEPT
+    SELECT r.id, w FROM new_rows AS r JOIN old_rows AS o USING (id) CROSS JOIN LATERAL search_words(r.name, r.email) AS w
+    WHERE r.folded AND (r.name, r.email, r.folded) IS DISTINCT FROM (o.name, o.email, o.folded)) AS gone (id, word)
+  WHERE p.id = gone.id AND p.word = gone.word;
+  UPDATE user_search_words AS p SET is_active = r.is_active, name_key = r.name_key, email_key = r.email_key
+  FROM new_rows AS r JOIN old_rows AS o USING (id)
+  WHERE p.id = r.id AND (r.is_active, r.name_key, r.email_key) IS DISTINCT FROM (o.is_active, o.name_key, o.email_key)
+    AND (r.is_active, r.name_key, r.email_key) IS DISTINCT FROM (p.is_active, p.name_key, p.email_key);
   INSERT INTO user_search_words (word, id, is_active, name_key, email_key)
   SELECT w, r.id, r.is_active, r.name_key, r.email_key
   FROM new_rows AS r JOIN old_rows AS o USING (id) CROSS JOIN LATERAL search_words(r.name, r.email) AS w
-  WHERE r.folded AND (r.name, r.email, r.name_key, r.email_key, r.folded) IS DISTINCT FROM (o.name, o.email, o.name_key, o.email_key, o.folded);
-  UPDATE user_search_words AS p SET is_active = r.is_active
-  FROM new_rows AS r JOIN old_rows AS o USING (id)
-  WHERE p.id = r.id AND r.is_active <> o.is_active AND p.is_active <> r.is_active;
+  WHERE r.folded AND (r.name, r.email, r.folded) IS DISTINCT FROM (o.name, o.email, o.folded)
+  ON CONFLICT (id, word) DO NOTHING;
   RETURN NULL;
 END $$;
 
@@ -222,4 +247,7 @@ CREATE FUNCTION compact_list_totals() RETURNS void LANGUAGE sql AS $$
   SELECT word, inactive_only, 0, sum(n) FROM gone GROUP BY word, inactive_only ORDER BY word, inactive_only
   ON CONFLICT (word, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n;
   DELETE FROM user_search_word_counts WHERE backend = 0 AND n = 0;
+  -- A word whose last holders left in two transactions at once, each seeing the other's still there.
+  SELECT forget_search_words(array(
+    SELECT DISTINCT c.word FROM user_search_word_counts AS c WHERE NOT EXISTS (SELECT 1 FROM user_search_words AS p WHERE p.word = c.word) ORDER BY 1));
 $$;
