@@ -19,13 +19,14 @@ interface Counted {
 const countedHolder = (query: Counted) =>
   sql`(p.is_active or ${query.includeInactive}) ${query.excludeUserId ? sql`and p.id <> ${query.excludeUserId}` : sql``}`;
 
-/** The texts a term is looked for in: the users' words, or their phrases (migration 0039: a name, an e-mail's part with a separator). */
+/** The texts a term is looked for in: the users' words, or their phrases (migration 0039: a name, an e-mail up to its '@', from it). */
 export type HeldKind = 'words' | 'phrases';
 
 /**
  * For each LIKE pattern, the words (or phrases) it finds, each with how many users hold it (active ones only unless
- * `includeInactive`), most held first; and the users list's version in the same snapshot (keptTotalAt). Null until the words of every user are written (the backfill of migration
- * 0039, after 0019's): a word's holders are not all known yet.
+ * `includeInactive`), most held first; and the users list's version in the same snapshot (keptTotalAt). Null until
+ * the words of every user are written (the backfill of migration 0039, after 0019's): a word's holders are not all
+ * known yet.
  */
 export async function heldWords(db: Kysely<Database>, patterns: readonly string[], kind: HeldKind, includeInactive: boolean): Promise<{ held: HeldWord[][]; version: number } | null> {
   // Written as each partial trigram index's condition.
@@ -54,8 +55,9 @@ export async function heldWords(db: Kysely<Database>, patterns: readonly string[
  * `words` most held first. Each holder counted once, by hashing their ids; or, when the other words have several
  * times fewer holders than all of them (PROBE_COST), the first one's holders from its counts plus those of the others
  * who do not hold it, each looked for in the primary key. A term's words are often one that most of its users hold and
- * its variants in e-mails held by the same users: 'marie' (45,053 users at 1M) and 66 words such as 'marie2' (1,361
- * more holders), where hashing every holder took 32 ms and the probes 2. A probe costs more than an id hashed, about five
+ * its variants in e-mails held by the same users (an initial before a surname: 'msimon'): 'marie' (45,053 users at 1M)
+ * and 66 words besides it, 1,361 more holders, measured before digits cut words ('marie2' was one), where hashing every
+ * holder took 32 ms and the probes 2. A probe costs more than an id hashed, about five
  * times with the key's pages out of memory: 'francois' and 'francoise' (19,125 and 10,066 holders, few in common) took
  * 84 ms that way, 16 hashed.
  */
