@@ -97,20 +97,13 @@ function totalKey(names: readonly ListName[], count: CountQuery, clock: TotalClo
 }
 
 /**
- * The total exactTotal keeps of `count` when it was counted at `version`: the lists' version (listsVersion) that the
- * caller read in the same statement, hence the same snapshot, as what it reads besides. No statement is run; undefined
- * when no such total is kept. For totals without a clock.
+ * The total exactTotal keeps of `count` (without a clock) and the lists' version it was counted at, if any: a caller
+ * that read that version in the same statement as what it reads besides (listsVersion) may use the total without a
+ * statement of its own, and know at which version a total just read by exactTotal holds.
  */
-export function keptTotalAt(lists: ListName | readonly ListName[], count: CountQuery, totals: ListTotals | null, version: number): number | undefined {
-  if (!totals) return undefined;
-  const found = totals.get(totalKey(typeof lists === 'string' ? [lists] : [...lists], count, null));
-  return found && found.version === version ? found.total : undefined;
-}
-
-/** The version the total of `count` that exactTotal keeps was counted at, when it is `total`; null otherwise. For totals without a clock. */
-export function keptVersionOf(lists: ListName | readonly ListName[], count: CountQuery, totals: ListTotals | null, total: number): number | null {
+export function keptTotal(lists: ListName | readonly ListName[], count: CountQuery, totals: ListTotals | null): { version: number; total: number } | undefined {
   const found = totals?.get(totalKey(typeof lists === 'string' ? [lists] : [...lists], count, null));
-  return found && found.total === total ? found.version : null;
+  return found && { version: found.version, total: found.total };
 }
 
 /** The number of users, active ones only unless `includeInactive`, from the counters. */

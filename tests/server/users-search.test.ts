@@ -13,7 +13,7 @@ import type { Database } from '../../server/db/schema.ts';
 import { fixtures } from './support/fixtures.ts';
 import { EXACT, keptCopiesDiffering } from './support/kept-copies.ts';
 import { capturing } from './support/plans.ts';
-import { ListTotals } from '../../server/db/list-totals.ts';
+import { compactListTotals, ListTotals } from '../../server/db/list-totals.ts';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
 
 const base: UserListQuery = { page: 1, pageSize: 100, includeInactive: true, sort: 'name', order: 'asc', scope: null, pendingReach: null };
@@ -184,6 +184,17 @@ for (const backend of backends) {
         }
       }
       await db.deleteFrom('users').where('id', 'in', ids).execute();
+    });
+
+    it('forgets at compaction a word whose last holders left at once (its rows sum to nought), and no word still held', async () => {
+      // As two transactions leave them: the rows of a connection still there (never folded), summing to nought.
+      await sql`insert into user_search_word_counts (word, inactive_only, backend, n)
+        values ('phrase orpheline@', false, pg_backend_pid(), 0), ('exemple', false, 111, 1), ('exemple', false, 222, -1)`.execute(db);
+      await compactListTotals(db);
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from user_search_word_counts where word = 'phrase orpheline@'`.execute(db);
+      expect(rows[0]!.n).toBe(0);
+      expect(await keptCopiesDiffering(db)).toEqual(EXACT);
+      expect((await listUsersPage(db, { ...base, search: 'exemple' })).total).toBe((await expected('exemple', { includeInactive: true, sort: 'name', order: 'asc' })).length);
     });
 
     it('reads a search again from what it kept, checked against the users list in the page\'s own statement, exact after every write', async () => {

@@ -247,7 +247,9 @@ CREATE FUNCTION compact_list_totals() RETURNS void LANGUAGE sql AS $$
   SELECT word, inactive_only, 0, sum(n) FROM gone GROUP BY word, inactive_only ORDER BY word, inactive_only
   ON CONFLICT (word, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n;
   DELETE FROM user_search_word_counts WHERE backend = 0 AND n = 0;
-  -- A word whose last holders left in two transactions at once, each seeing the other's still there.
+  -- A word whose last holders left in two transactions at once, each seeing the other's still there: its rows sum to
+  -- nought (the counts are exact), which a pass over the counts finds (0.3 s at a million users, against 1.4 s to look
+  -- for every word's holders); forget_search_words checks that nobody holds it.
   SELECT forget_search_words(array(
-    SELECT DISTINCT c.word FROM user_search_word_counts AS c WHERE NOT EXISTS (SELECT 1 FROM user_search_words AS p WHERE p.word = c.word) ORDER BY 1));
+    SELECT c.word FROM user_search_word_counts AS c WHERE NOT c.inactive_only GROUP BY c.word HAVING sum(c.n) = 0 ORDER BY 1));
 $$;

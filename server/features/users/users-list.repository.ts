@@ -8,7 +8,7 @@ import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { unseenIds } from '../../db/unseen.ts';
 import { exactTotal, listsVersion, userCount, type ListName, type ListTotals, type TotalClock } from '../../db/list-totals.ts';
 import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
-import { searchCondition, searchPage, searchTerm } from './users-search.repository.ts';
+import { searchCondition, searchPage, searchTerm, type SearchFound } from './users-search.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
 import { ACTIVITY, countDormant, dormantCondition } from './users-dormancy.repository.ts';
 import type { Database } from '../../db/schema.ts';
@@ -152,17 +152,11 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
   const offset = pageOffset(query);
   if (search && !query.organization && !query.roleCode && !query.scope && !query.userIds && !query.accountState) {
     const searchQuery = { ...query, offset, term: searchTerm(search), everyone: () => countUnfiltered(db, { includeInactive: query.includeInactive }) };
-    let found = await searchPage(db, searchQuery, totals, options.searchAccess);
-    if ('ids' in found && found.ids.length === 0) return { rows: [], assignments: [], total: found.total };
-    let rows = await pageRows(db, query, ('ids' in found ? sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)` : found.page).as('page'), 'atVersion' in found);
     // A page read from what a search kept (users-search-texts.repository.ts) holds only at the version it was kept at,
     // read here with the rows: else the search is made again, without what it kept.
-    if ('atVersion' in found && rows[0]?.list_version !== found.atVersion) {
-      found = await searchPage(db, searchQuery, totals, options.searchAccess, { keptOutlook: false });
-      if ('ids' in found && found.ids.length === 0) return { rows: [], assignments: [], total: found.total };
-      rows = await pageRows(db, query, ('ids' in found ? sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)` : found.page).as('page'));
-    }
-    return { rows: rows.map(({ list_version: _, ...row }) => row), assignments: await loadAssignments(db, rows.map((r) => r.id)), total: found.total };
+    const kept = await searchRows(db, query, await searchPage(db, searchQuery, totals, options.searchAccess));
+    const { total, rows } = kept ?? (await searchRows(db, query, await searchPage(db, searchQuery, totals, options.searchAccess, { keptOutlook: false })))!;
+    return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total };
   }
   const total = await userTotal(db, query, totals);
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
@@ -184,6 +178,19 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
           .$if(at.offset > 0, (q) => q.offset(sql.lit(at.offset)))}`.as('page');
   const rows = await pageRows(db, query, ids);
   return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total };
+}
+
+/**
+ * The rows of a search's page; null when the page was read from what a search kept (`atVersion`) and the users list's
+ * version, read with the rows, is no longer that one.
+ */
+async function searchRows(db: Kysely<Database>, query: UserListQuery, found: SearchFound): Promise<{ total: number; rows: ListedUserRow[] } | null> {
+  if ('ids' in found && found.ids.length === 0) return { total: found.total, rows: [] };
+  const page = 'ids' in found ? sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)` : found.page;
+  const checked = 'atVersion' in found && found.atVersion !== undefined;
+  const rows = await pageRows(db, query, page.as('page'), checked);
+  if (checked && rows[0]?.list_version !== found.atVersion) return null;
+  return { total: found.total, rows: rows.map(({ list_version: _, ...row }) => row) };
 }
 
 /** The rows of a page's ids (a deferred join), in the list's order, with their pending flag; with `version`, the users list's version in their snapshot. */

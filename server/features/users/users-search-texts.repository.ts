@@ -5,7 +5,7 @@
 // outlook was read at before using the page (users-list.repository.ts).
 import type { Kysely, RawBuilder } from 'kysely';
 import { fromNearerEnd } from '../../core/pages.ts';
-import { exactTotal, keptTotalAt, keptVersionOf, type ListTotals } from '../../db/list-totals.ts';
+import { exactTotal, keptTotal, type ListTotals } from '../../db/list-totals.ts';
 import { containsPattern } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
 import { isCountedTerm, searchTotal, walkedPage, type SearchPageQuery } from './users-search-term.repository.ts';
@@ -45,6 +45,9 @@ function pageOf(outlook: TextsOutlook, query: SearchPageQuery, kind: HeldKind, o
   return { total, page: mergedPage(words, at) };
 }
 
+/** The version a kept total holds at, if it is `total` (the one just read): else null, nothing to keep. */
+const versionOf = (kept: { version: number; total: number } | undefined, total: number) => (kept?.total === total ? kept.version : null);
+
 const outlookKey = (query: SearchPageQuery, kind: HeldKind) => `${kind}\u0000${query.term.folded}\u0000${query.includeInactive}\u0000${query.excludeUserId ?? ''}`;
 
 /**
@@ -72,7 +75,7 @@ export async function textsPage(
   if (isCountedTerm(query.term)) {
     const count = db.selectNoFrom(searchTotal(query.term, query).as('total'));
     outlook.total = await exactTotal(db, 'users', count, totals);
-    outlook.version = keptVersionOf('users', count, totals, outlook.total);
+    outlook.version = versionOf(keptTotal('users', count, totals), outlook.total);
   } else outlook.total = Number.NaN;
   for (;;) {
     const found = Number.isNaN(outlook.total) ? 'texts' : pageOf(outlook, query, kind, onlyWords);
@@ -91,9 +94,9 @@ export async function textsPage(
  * and the texts hold at the same one. False until every user's words are written.
  */
 async function readTexts(db: Kysely<Database>, query: SearchPageQuery, kind: HeldKind, totals: ListTotals | null, outlook: TextsOutlook): Promise<boolean> {
-  const held = await heldWords(db, [containsPattern(query.term.folded)], kind, query.includeInactive);
+  const held = await heldWords(db, containsPattern(query.term.folded), kind, query.includeInactive);
   if (!held) return false;
-  const texts = held.held[0]!;
+  const texts = held.words;
   outlook.texts = texts;
   if (!Number.isNaN(outlook.total)) {
     if (outlook.version !== held.version) outlook.version = null;
@@ -103,10 +106,14 @@ async function readTexts(db: Kysely<Database>, query: SearchPageQuery, kind: Hel
   if (texts.length === 0) outlook.total = 0;
   else if (texts.length === 1 && !query.excludeUserId) outlook.total = texts[0]!.n;
   else {
+    // A total kept at the texts' version is theirs; one counted now holds at its own version, kept only if the same.
     const count = wordsTotal(db, texts, query);
-    const kept = keptTotalAt('users', count, totals, held.version);
-    outlook.total = kept ?? (await exactTotal(db, 'users', count, totals));
-    if (kept === undefined && keptVersionOf('users', count, totals, outlook.total) !== held.version) outlook.version = null;
+    const kept = keptTotal('users', count, totals);
+    if (kept?.version === held.version) outlook.total = kept.total;
+    else {
+      outlook.total = await exactTotal(db, 'users', count, totals);
+      if (versionOf(keptTotal('users', count, totals), outlook.total) !== held.version) outlook.version = null;
+    }
   }
   return true;
 }

@@ -23,31 +23,27 @@ const countedHolder = (query: Counted) =>
 export type HeldKind = 'words' | 'phrases';
 
 /**
- * For each LIKE pattern, the words (or phrases) it finds, each with how many users hold it (active ones only unless
- * `includeInactive`), most held first; and the users list's version in the same snapshot (keptTotalAt). Null until
- * the words of every user are written (the backfill of migration 0039, after 0019's): a word's holders are not all
- * known yet.
+ * The words (or phrases) a LIKE pattern finds, each with how many users hold it (active ones only unless
+ * `includeInactive`), most held first; and the users list's version in the same snapshot (keptTotal). Null until the
+ * words of every user are written (the backfill of migration 0039, after 0019's): a word's holders are not all known yet.
  */
-export async function heldWords(db: Kysely<Database>, patterns: readonly string[], kind: HeldKind, includeInactive: boolean): Promise<{ held: HeldWord[][]; version: number } | null> {
+export async function heldWords(db: Kysely<Database>, pattern: string, kind: HeldKind, includeInactive: boolean): Promise<{ words: HeldWord[]; version: number } | null> {
   // Written as each partial trigram index's condition.
   const phrase = kind === 'phrases' ? sql`search_phrase(c.word)` : sql`not search_phrase(c.word)`;
-  // Prepared although it holds a LIKE: its plan (each pattern asked of the trigram index) is the same for any pattern.
-  const { rows } = await sql<{ ready: boolean; version: string; i: string | null; word: string | null; n: string | null }>`${sql.raw(PREPARE_ANYWAY)}
-    select r.ready, r.version, w.i, w.word, w.n
+  const n = sql`sum(case when not c.inactive_only then c.n when ${includeInactive} then 0 else -c.n end)`;
+  // Prepared although it holds a LIKE: its plan (the pattern asked of the trigram index) is the same for any pattern.
+  const { rows } = await sql<{ ready: boolean; version: string; word: string | null; n: string | null }>`${sql.raw(PREPARE_ANYWAY)}
+    select r.ready, r.version, w.word, w.n
     from (select coalesce((select done from user_search_words_backfill), false) and coalesce((select done from user_search_backfill), false) as ready,
                  ${listsVersion(['users'])} as version) as r
     left join lateral (
-      select p.i, c.word, sum(case when not c.inactive_only then c.n when ${includeInactive} then 0 else -c.n end) as n
-      from unnest(${[...patterns]}::text[]) with ordinality as p (pattern, i)
-      join user_search_word_counts as c on c.word like p.pattern and ${phrase}
-      where r.ready
-      group by p.i, c.word
-      having sum(case when not c.inactive_only then c.n when ${includeInactive} then 0 else -c.n end) > 0) as w on true`.execute(db);
+      select c.word, ${n} as n from user_search_word_counts as c
+      where r.ready and c.word like ${pattern} and ${phrase}
+      group by c.word having ${n} > 0) as w on true`.execute(db);
   if (!rows[0]?.ready) return null;
-  const held: HeldWord[][] = patterns.map(() => []);
-  for (const row of rows) if (row.i !== null) held[Number(row.i) - 1]!.push({ word: row.word!, n: Number(row.n) });
-  for (const words of held) words.sort((a, b) => b.n - a.n || (a.word < b.word ? -1 : 1));
-  return { held, version: Number(rows[0].version) };
+  const words = rows.filter((row) => row.word !== null).map((row) => ({ word: row.word!, n: Number(row.n) }));
+  words.sort((a, b) => b.n - a.n || (a.word < b.word ? -1 : 1));
+  return { words, version: Number(rows[0].version) };
 }
 
 /**

@@ -2,7 +2,7 @@
 // user_search (migrations 0004, 0019: the folded name and e-mail of every user, kept by triggers); the total of a
 // term of one to three characters from the counts of migration 0019; and the way a page's matches are found,
 // chosen from that exact total rather than from the planner's estimate of a LIKE.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { fromNearerEnd, walkOrFetch } from '../../core/pages.ts';
 import { isIndexedGram } from '../../core/search-fold.ts';
 import { exactTotal, listsVersion, type ListTotals } from '../../db/list-totals.ts';
@@ -92,8 +92,7 @@ async function addressPage(db: Kysely<Database>, query: SearchPageQuery, totals:
   const key = `address\u0000${query.term.folded}\u0000${query.includeInactive}\u0000${query.excludeUserId ?? ''}`;
   const kept = keptOutlook ? (totals?.outlooks.get(key) as { version: number; total: number } | undefined) : undefined;
   if (kept && query.offset < kept.total) {
-    const page = sql<{ id: string }>`(select m.id from (select s.id, ${searchSortKey(query)} as k from user_search as s
-      where ${searchCondition(query.term)} and (s.is_active or ${query.includeInactive}) ${query.excludeUserId ? sql`and s.id <> ${query.excludeUserId}` : sql``}) as m
+    const page = sql<{ id: string }>`(select m.id from (${matches(query, sql`user_search as s`)}) as m
       order by ${orderByKey(query)} limit ${sql.lit(query.pageSize)} offset ${sql.lit(query.offset)})`;
     return { total: kept.total, page, atVersion: kept.version };
   }
@@ -155,15 +154,17 @@ async function fetchPage(db: Kysely<Database>, query: SearchPageQuery, cap: numb
           offset 0) as s`
     : sql`user_search as s`;
   const { rows } = await sql<{ matches: number; ids: string[]; version: number }>`
-    with m as (
-      select s.id, ${searchSortKey(query)} as k from ${rows_}
-      where ${searchCondition(query.term)} and (s.is_active or ${query.includeInactive})
-        ${query.excludeUserId ? sql`and s.id <> ${query.excludeUserId}` : sql``}
-      ${cap === null ? sql`` : sql`limit ${sql.lit(cap + 1)}`})
+    with m as (${matches(query, rows_)} ${cap === null ? sql`` : sql`limit ${sql.lit(cap + 1)}`})
     select (select count(*) from m) as matches,
            array(select m.id from m order by ${orderByKey(query)} limit ${sql.lit(query.pageSize)} offset ${sql.lit(query.offset)}) as ids,
            ${listsVersion(['users'])}::float8 as version`.execute(db);
   return { matches: Number(rows[0]!.matches), ids: rows[0]!.ids, version: Number(rows[0]!.version) };
+}
+
+/** The term's matches among the user_search rows of `source` (aliased `s`), with their sort key `k`: who a search alone counts. */
+function matches(query: SearchPageQuery, source: RawBuilder<unknown>): RawBuilder<{ id: string; k: unknown }> {
+  return sql`select s.id, ${searchSortKey(query)} as k from ${source}
+    where ${searchCondition(query.term)} and (s.is_active or ${query.includeInactive}) ${query.excludeUserId ? sql`and s.id <> ${query.excludeUserId}` : sql``}`;
 }
 
 /** The page's ids by walking the sort's index (walkedPage), in the list's order. */
