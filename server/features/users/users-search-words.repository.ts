@@ -7,7 +7,7 @@ import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { listsVersion } from '../../db/list-totals.ts';
 import type { Database } from '../../db/schema.ts';
 import { unseenText, unseenTexts } from '../../db/unseen.ts';
-import type { HeldWord } from './users-search-words.model.ts';
+import { holdersCountedBy, type HeldWord } from './users-search-words.model.ts';
 import { orderByKey, type SortOrder } from './users-sort.repository.ts';
 
 /** Who a search counts: active users unless `includeInactive`, the caller left out when given. */
@@ -59,10 +59,8 @@ export async function heldWords(db: Kysely<Database>, pattern: string, kind: Hel
  */
 export function wordsTotal(db: Kysely<Database>, words: readonly HeldWord[], query: Counted) {
   const [first, ...others] = words;
-  const all = words.reduce((sum, w) => sum + w.n, 0);
-  const probed = others.reduce((sum, w) => sum + w.n, 0);
   const texts = (list: readonly HeldWord[]) => unseenTexts(list.map((w) => w.word));
-  if (!first || probed * PROBE_COST >= all) {
+  if (!first || holdersCountedBy(words) === 'hash') {
     return db.selectNoFrom(
       sql<number>`(select count(*) from (select distinct p.id from user_search_words as p
         where p.word = any(${texts(words)}) and ${countedHolder(query)}) as held)`.as('total'),
@@ -81,8 +79,7 @@ export function wordsTotal(db: Kysely<Database>, words: readonly HeldWord[], que
   );
 }
 
-/** What a holder probed in the primary key costs against one hashed (wordsTotal). */
-const PROBE_COST = 5;
+
 
 /**
  * A page in name or e-mail order (`reversed`: read from the other end, as fromNearerEnd tells) of the users holding

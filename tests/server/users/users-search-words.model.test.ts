@@ -1,7 +1,7 @@
 // Where a term is looked for among the users' words and phrases, and how a page of a search is read from them
 // (users-search-words.model.ts). Pure.
 import { describe, expect, it } from 'vitest';
-import { searchTexts, walkAtMost, wordsPageWay, WORD_SEPARATORS } from '../../../server/features/users/users-search-words.model.ts';
+import { holdersCountedBy, searchTexts, walkAtMost, wordsPageWay, WORD_SEPARATORS } from '../../../server/features/users/users-search-words.model.ts';
 
 describe('where a term is looked for', () => {
   it('is the words for a term without separator nor digits meeting other characters, whatever else it holds', () => {
@@ -56,5 +56,18 @@ describe('the walk of a short term, before its words are looked for', () => {
     expect(walkAtMost('œ')).toBe(1_000);
     expect(walkAtMost('ca')).toBe(1_000);
     expect(walkAtMost('lau')).toBe(100);
+  });
+});
+
+describe("the way a term's holders are counted once", () => {
+  it("probes the other words' holders only when they are many times fewer than all holders: 'marie', not 'petit' nor 'simon' (1M, measured)", () => {
+    expect(holdersCountedBy([{ word: 'marie', n: 49_582 }, { word: 'mmarie', n: 533 }])).toBe('probe');
+    expect(holdersCountedBy([{ word: 'petit', n: 24_508 }, { word: 'cpetit', n: 4_023 }])).toBe('hash');
+    expect(holdersCountedBy([{ word: 'simon', n: 12_830 }, { word: 'msimon', n: 1_351 }])).toBe('hash');
+  });
+
+  it("takes a single word's holders from its count, with nothing to probe; hashes no word", () => {
+    expect(holdersCountedBy([{ word: 'kervella', n: 1_016 }])).toBe('probe');
+    expect(holdersCountedBy([])).toBe('hash');
   });
 });

@@ -1,0 +1,52 @@
+// A search by an address (an '@' with text on both sides) is read from the e-mail parts index and, for the addresses
+// holding several '@', from their partial index (migration 0004): never from the e-mails' trigrams, whose entries for
+// a long address's every trigram cost 12 ms at a million users, where the planner chose them over the partial index
+// (users-search-term.repository.ts oneForm). Both backends.
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/schema.ts';
+import { searchCondition } from '../../server/features/users/users-search-term.repository.ts';
+import { searchTerm } from '../../server/features/users/users-search.repository.ts';
+import { backends, createSeededTestDatabase, type TestDatabase } from './db/test-databases.ts';
+
+class Undone extends Error {}
+
+for (const backend of backends) {
+  describe(`a search by an address, on ${backend.name}`, () => {
+    let testDb: TestDatabase;
+    const db = (): Kysely<Database> => testDb.handle.db;
+    beforeAll(async () => {
+      testDb = await createSeededTestDatabase(backend);
+      await testDb.handle.exec(`insert into users (email, first_name, last_name, user_type)
+        select 'prenom' || i || '.nom' || (i % 30) || '@orange' || (i % 3) || '.fr', 'Prénom' || i, 'Nom' || (i % 30), 'ORGANIZATION' from generate_series(1, 300) as i`);
+      await sql`analyze user_search`.execute(db());
+    }, 120_000);
+    afterAll(() => testDb?.dispose());
+
+    const query = () =>
+      db().selectFrom('user_search as s').select('s.id').where(searchCondition(searchTerm('prenom123.nom3@orange0.fr'))).compile();
+
+    it('finds the address', async () => {
+      expect((await db().executeQuery(query())).rows).toHaveLength(1);
+    });
+
+    it("never reads the address's trigrams, whatever the planner's estimates: not even without the several-'@' index", async () => {
+      // The planner is made to prefer any index, and the several-'@' addresses' index is dropped (undone after).
+      let plan = '';
+      await testDb.handle
+        .withRawTransaction(async (tx) => {
+          await tx.exec('drop index user_search_email_many_at_idx');
+          await tx.exec('set local enable_seqscan = off');
+          const { sql: text, parameters } = query();
+          plan = (await tx.query<{ 'QUERY PLAN': string }>(`explain ${text}`, parameters)).map((r) => r['QUERY PLAN']).join('\n');
+          throw new Undone();
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof Undone)) throw error;
+        });
+      expect(plan).toMatch(/user_search_email_parts_idx/);
+      expect(plan).not.toMatch(/Index Cond: [^\n]*'%prenom123/);
+      expect(await sql`select 1 from pg_indexes where indexname = 'user_search_email_many_at_idx'`.execute(db()).then((r) => r.rows.length)).toBe(1);
+    });
+  });
+}
