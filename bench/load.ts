@@ -4,6 +4,12 @@ import autocannon from 'autocannon';
 import { summarize, type Measure } from './stats.ts';
 import type { Variant } from './scenarios.ts';
 
+/**
+ * Seconds of the same load before a measured one, not measured: the pool's connections opened, each statement prepared
+ * on each of them and past its first planned runs, the server's code compiled (run.ts, search.ts).
+ */
+export const WARM_UP_SECONDS = 2;
+
 export interface LoadOptions {
   url: string;
   connections: number;

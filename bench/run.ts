@@ -12,7 +12,7 @@ import { startCapturer, type Statement } from './capture.ts';
 import { pendingBackfills, readBackfills } from './backfills.ts';
 import { sizeLabel } from './dataset.ts';
 import { runFloor } from './floor.ts';
-import { runLoad } from './load.ts';
+import { runLoad, WARM_UP_SECONDS } from './load.ts';
 import { prepareDatabases } from './databases.ts';
 import { databaseName } from './names.ts';
 import { CpuMeter } from './cpu.ts';
@@ -26,7 +26,6 @@ import { BENCH_POOL_SIZE, serverEnv, tokenSigner } from './server-env.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = path.join(ROOT, 'bench', '.work');
 const RESULTS = path.join(ROOT, 'bench', 'results');
-const WARM_UP_SECONDS = 2;
 
 const say = (line: string) => console.log(`[bench] ${line}`);
 

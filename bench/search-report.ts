@@ -46,7 +46,7 @@ export interface SearchSizeRun {
   filters: { siren: string; siret: string; role: string; organizationAdmin: string };
   terms: TermResult[];
   combos: ComboResult[];
-  mix: Measure & { statuses: Record<string, number>; connections: number; duration: number; terms: number };
+  mix: Measure & { statuses: Record<string, number>; connections: number; duration: number; terms: number; /** Seconds of unmeasured load before (absent in runs before it). */ warmUp?: number };
   /** Load average (1, 5, 15 min) before and after the run. */
   load: { before: number[]; after: number[] };
   seconds: number;
@@ -138,7 +138,7 @@ function sizeLines(run: SearchSizeRun): string[] {
     `- **Unfiltered page 1** (median of 7, one connection): **${ms(run.baselineMs)} ms** (${run.baselineSamples.map(ms).join(', ')}); goal for every first request: ≤ ${ms(goal)} ms (${CLIFF_FACTOR}×).`,
     `- **${run.terms.length} terms, each first request alone**: p50 **${ms(t.p50)}**, p95 **${ms(t.p95)}**, max **${ms(t.max)}** ms; **${t.aboveGoal}** above ${CLIFF_FACTOR}× page 1${t.failures.length ? `; ${t.failures.length} failed` : ''}.`,
     `- **Combinations** (${c.requests} first requests: terms × filters × sorts × directions × pages): p50 ${ms(c.p50)}, p95 ${ms(c.p95)}, max ${ms(c.max)} ms; **${c.aboveGoal}** above ${CLIFF_FACTOR}× page 1.`,
-    `- **Mix under load** (${run.mix.connections} connections, ${run.mix.duration} s, ${run.mix.terms} terms in turn): p50 ${ms(run.mix.p50)}, p95 **${ms(run.mix.p95)}**, p99 ${ms(run.mix.p99)} ms, ${num(run.mix.rps)} req/s, ${run.mix.errors} errors (${statuses(run.mix.statuses)}; latencies of answered 2xx only; goal p95 ≤ ${MIX_P95_GOAL_MS} ms).`,
+    `- **Mix under load** (${run.mix.connections} connections, ${run.mix.duration} s${run.mix.warmUp ? ` after a ${run.mix.warmUp} s warm-up` : ''}, ${run.mix.terms} terms in turn): p50 ${ms(run.mix.p50)}, p95 **${ms(run.mix.p95)}**, p99 ${ms(run.mix.p99)} ms, ${num(run.mix.rps)} req/s, ${run.mix.errors} errors (${statuses(run.mix.statuses)}; latencies of answered 2xx only; goal p95 ≤ ${MIX_P95_GOAL_MS} ms).`,
     `- **Exact totals**: ${t.mismatches.length} of ${run.terms.length - t.failures.length} terms differ from the independent count (case and accents ignored); ${t.unexplained.length} of them differ from the case-only count too (accents kept).`,
     '',
     '### Slowest terms (first request)',

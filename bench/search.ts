@@ -14,7 +14,7 @@ import pg from 'pg';
 import { parseBenchArgs } from './args.ts';
 import { sizeLabel } from './dataset.ts';
 import { prepareDatabases, type BenchTarget } from './databases.ts';
-import { runLoad } from './load.ts';
+import { runLoad, WARM_UP_SECONDS } from './load.ts';
 import { databaseName } from './names.ts';
 import { BACK_OFFICE, ORGANIZATION_ADMIN } from './scenarios.ts';
 import { checkedNoMatch, expectedTotals, pickFilters, readVocabulary, type SearchFilters } from './search-data.ts';
@@ -171,7 +171,10 @@ async function benchSize(target: BenchTarget, options: { seed: number; connectio
 
     // Phase C: every term in turn under load.
     say(`${label}: the mix of ${terms.length} terms, ${options.connections} connections, ${options.duration} s`);
-    const mix = await runLoad({ url: origin, connections: options.connections, duration: options.duration, token: staff, variants: terms.map((t) => ({ method: 'GET', path: termPath(t.term) })) });
+    // After the same warm-up as npm run bench's scenarios (unmeasured): phases A and B used one connection of the pool.
+    const variants = terms.map((t) => ({ method: 'GET' as const, path: termPath(t.term) }));
+    await runLoad({ url: origin, connections: options.connections, duration: WARM_UP_SECONDS, token: staff, variants });
+    const mix = await runLoad({ url: origin, connections: options.connections, duration: options.duration, token: staff, variants });
     say(`${label}: mix p50 ${mix.p50.toFixed(1)} p95 ${mix.p95.toFixed(1)} p99 ${mix.p99.toFixed(1)} ms, ${Math.round(mix.rps)} req/s, ${mix.errors} errors`);
     return {
       users: target.users,
@@ -182,7 +185,7 @@ async function benchSize(target: BenchTarget, options: { seed: number; connectio
       filters: { siren: filters.siren.code, siret: filters.siret.code, role: filters.role, organizationAdmin: ORGANIZATION_ADMIN },
       terms: termResults,
       combos: comboResults,
-      mix: { ...mix, connections: options.connections, duration: options.duration, terms: terms.length },
+      mix: { ...mix, connections: options.connections, duration: options.duration, warmUp: WARM_UP_SECONDS, terms: terms.length },
       load: { before: loadBefore, after: os.loadavg() },
       seconds: (performance.now() - started) / 1000,
     };

@@ -59,9 +59,13 @@ export interface StartOptions {
   readyTimeoutMs?: number;
 }
 
-/** The command and environment of the server's process: production's flags and memory settings, then `env`. */
+/**
+ * The command and environment of the server's process: production's flags and memory settings, then `env`. With
+ * BENCH_CPU_PROFILE_DIR set, the server also writes a V8 CPU profile of its run there (bench/README.md).
+ */
 export function serverCommand(env: Record<string, string>): { args: string[]; env: Record<string, string> } {
-  return { args: [...SERVER_NODE_FLAGS, 'server/main.ts'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...SERVER_ENVIRONMENT, ...env } };
+  const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
+  return { args: [...SERVER_NODE_FLAGS, ...profile, 'server/main.ts'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...SERVER_ENVIRONMENT, ...env } };
 }
 
 export async function startServer(options: StartOptions): Promise<ServerProcess> {

@@ -133,6 +133,16 @@ for (const backend of backends) {
       });
     });
 
+    it("reads a page's users with their assignments in one statement: the rate limit's hit, the caller, the total, the page; a search kept, its page alone", async () => {
+      const page = await list(PERSONAS.backoffice, { includeInactive: true });
+      expect(page.body.items.some((u: { organizations: unknown[] }) => u.organizations.length > 0)).toBe(true);
+      expect(await counter.during(() => list(PERSONAS.backoffice, { includeInactive: true }))).toBe(4);
+      await list(PERSONAS.backoffice, { search: 'vasseur' });
+      const again = await list(PERSONAS.backoffice, { search: 'vasseur' });
+      expect(again.body.items[0].organizations).toHaveLength(1);
+      expect(await counter.during(() => list(PERSONAS.backoffice, { search: 'vasseur' }))).toBe(3);
+    });
+
     it('lets a read-only back-office user list everyone', async () => {
       const { status, body } = await list(PERSONAS.lecteur);
       expect(status).toBe(200);

@@ -7,7 +7,7 @@ import type { OrganizationDto } from '../organizations/organizations.repository.
 import { PREPARE_ANYWAY } from '../../db/database.ts';
 import { unseenIds } from '../../db/unseen.ts';
 import { exactTotal, listsVersion, userCount, type ListName, type ListTotals, type TotalClock } from '../../db/list-totals.ts';
-import { loadAssignments, livePendingEmail, pendingInvitationFor, USER_COLUMNS, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
+import { livePendingEmail, pendingInvitationFor, USER_COLUMNS, userAssignments, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
 import { searchCondition, searchPage, searchTerm, type SearchFound } from './users-search.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
 import { ACTIVITY, countDormant, dormantCondition } from './users-dormancy.repository.ts';
@@ -141,11 +141,12 @@ export interface ListUsersOptions {
 }
 
 /**
- * One page of users: three statements whatever the page size or the page — the total (the counters when
+ * One page of users: two statements whatever the page size or the page — the total (the counters when
  * unfiltered, else a count kept while the data does not change: list-totals.ts); the page (its ids from
  * the sort index alone, or for a deep page of the whole list in name order through the name ranges, then
- * only its rows and their pending flag: a deferred join); the page's assignments. A search alone: its total and
- * its page's ids (or their subquery) from searchPage, then the rows and their assignments.
+ * only its rows, their pending flag and their assignments: a deferred join). A search alone: its total and
+ * its page's ids (or their subquery) from searchPage, then the rows and their assignments (one statement for a
+ * search kept).
  */
 export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, totals: ListTotals | null = null, options: ListUsersOptions = {}): Promise<UserListPage> {
   const search = query.search?.trim();
@@ -156,7 +157,7 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
     // read here with the rows: else the search is made again, without what it kept.
     const kept = await searchRows(db, query, await searchPage(db, searchQuery, totals, options.searchAccess));
     const { total, rows } = kept ?? (await searchRows(db, query, await searchPage(db, searchQuery, totals, options.searchAccess, { keptOutlook: false })))!;
-    return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total };
+    return { ...withAssignments(rows), total };
   }
   const total = await userTotal(db, query, totals);
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
@@ -176,25 +177,37 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
           .orderBy(idOrder(query, at.reversed))
           .limit(sql.lit(at.pageSize))
           .$if(at.offset > 0, (q) => q.offset(sql.lit(at.offset)))}`.as('page');
-  const rows = await pageRows(db, query, ids);
-  return { rows, assignments: await loadAssignments(db, rows.map((r) => r.id)), total };
+  return { ...withAssignments(await pageRows(db, query, ids)), total };
+}
+
+/** A page's rows, and their assignments read with them. */
+function withAssignments(page: readonly PageRow[]): { rows: ListedUserRow[]; assignments: AssignmentRecord[] } {
+  return { rows: page.map(({ assignments: _, ...row }) => row), assignments: page.flatMap((row) => row.assignments) };
 }
 
 /**
  * The rows of a search's page; null when the page was read from what a search kept (`atVersion`) and the users list's
  * version, read with the rows, is no longer that one.
  */
-async function searchRows(db: Kysely<Database>, query: UserListQuery, found: SearchFound): Promise<{ total: number; rows: ListedUserRow[] } | null> {
+async function searchRows(db: Kysely<Database>, query: UserListQuery, found: SearchFound): Promise<{ total: number; rows: PageRow[] } | null> {
   if ('ids' in found && found.ids.length === 0) return { total: found.total, rows: [] };
   const page = 'ids' in found ? sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)` : found.page;
   const checked = 'atVersion' in found && found.atVersion !== undefined;
   const rows = await pageRows(db, query, page.as('page'), checked);
   if (checked && rows[0]?.list_version !== found.atVersion) return null;
+  if (checked && 'keep' in found) found.keep?.(rows.map((row) => row.id));
   return { total: found.total, rows: rows.map(({ list_version: _, ...row }) => row) };
 }
 
-/** The rows of a page's ids (a deferred join), in the list's order, with their pending flag; with `version`, the users list's version in their snapshot. */
-function pageRows(db: Kysely<Database>, query: UserListQuery, ids: AliasedRawBuilder<{ id: string }, 'page'>, version = false): Promise<(ListedUserRow & { list_version?: number })[]> {
+/** A row of a page, with the user's assignments. */
+type PageRow = ListedUserRow & { assignments: AssignmentRecord[] };
+
+/**
+ * The rows of a page's ids (a deferred join), in the list's order, with their pending flag and their assignments (one
+ * statement: each costs the server a write to PostgreSQL's socket, the largest part of a page's CPU under load); with
+ * `version`, the users list's version in their snapshot.
+ */
+function pageRows(db: Kysely<Database>, query: UserListQuery, ids: AliasedRawBuilder<{ id: string }, 'page'>, version = false): Promise<(PageRow & { list_version?: number })[]> {
   const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
   return db
     .selectFrom(ids)
@@ -202,6 +215,7 @@ function pageRows(db: Kysely<Database>, query: UserListQuery, ids: AliasedRawBui
     .select(USER_COLUMNS)
     .select(livePendingEmail)
     .select((eb) => pendingInvitationFor(eb, query.pendingReach).as('has_pending_invitation'))
+    .select(userAssignments.as('assignments'))
     .$if(version, (q) => q.select(sql<number>`(${listsVersion(['users'])})::float8`.as('list_version')))
     .orderBy(sortKey(query))
     .orderBy(sql`users.id ${direction}`)

@@ -91,6 +91,17 @@ function assignmentsOf(db: Kysely<Database>, userIds: string[]) {
     .orderBy('r.code');
 }
 
+/**
+ * Every assignment of the row `users`, as loadAssignments reads them and in its order: a column of the users list's page
+ * (users-list.repository.ts), which reads its rows and their assignments in one statement.
+ */
+export const userAssignments = sql<AssignmentRecord[]>`(select coalesce(json_agg(json_build_object(
+    'id', ra.id, 'userId', ra.user_id, 'organizationId', o.id, 'organizationCode', o.code, 'organizationName', o.name,
+    'organizationType', o.type, 'parentId', o.parent_id, 'parentCode', o.parent_code, 'inheritsToChildren', ra.inherits_to_children,
+    'roleId', r.id, 'roleCode', r.code, 'roleName', r.name, 'roleType', r.type, 'rolePermissions', ${rolePermissions}) order by o.code, r.code), '[]'::json)
+  from role_assignments as ra join organizations as o on o.id = ra.organization_id join roles as r on r.id = ra.role_id
+  where ra.user_id = users.id)`;
+
 type AssignmentRow = InferResult<ReturnType<typeof assignmentsOf>>[number];
 const ASSIGNMENTS_QUERY: CompiledQuery<AssignmentRow> = assignmentsOf(sqlCompiler, []).compile();
 

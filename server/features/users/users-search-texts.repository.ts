@@ -1,9 +1,9 @@
 // A users' search found through their words or phrases (issue 20, migration 0039): what is known of a term (its
 // total, the words or phrases holding it, the list's size), the page read from that, and what one server process keeps
-// of it while the users list's version stays (list-totals.ts ListTotals.outlooks). A kept outlook is never trusted:
-// its page is read in one statement with the list's version, and the users list checks that version is the one the
-// outlook was read at before using the page (users-list.repository.ts).
-import type { Kysely, RawBuilder } from 'kysely';
+// of it while the users list's version stays (list-totals.ts ListTotals.outlooks), with the ids of the pages read at
+// that version. A kept outlook is never trusted: its page is read in one statement with the list's version, and the
+// users list checks that version is the one the outlook was read at before using the page (users-list.repository.ts).
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { fromNearerEnd } from '../../core/pages.ts';
 import { exactTotal, keptTotal, type ListTotals } from '../../db/list-totals.ts';
 import { containsPattern } from '../../db/like.ts';
@@ -12,16 +12,36 @@ import { isCountedTerm, searchTotal, walkedPage, type SearchPageQuery } from './
 import { walkAtMost, wordsPageWay, type HeldWord } from './users-search-words.model.ts';
 import { heldWords, lastLoginPage, mergedPage, wordsTotal, type HeldKind } from './users-search-words.repository.ts';
 
-/** A search's total, and its page: its ids, or a subquery of them read with its rows, to be checked at `atVersion` when given. */
-export type SearchFound = { total: number; ids: string[] } | { total: number; page: RawBuilder<{ id: string }>; atVersion?: number };
+/**
+ * A search's total, and its page: its ids, or a subquery of them read with its rows, to be checked at `atVersion` when
+ * given; `keep`, told the page's ids once they are checked at that version.
+ */
+export type SearchFound =
+  | { total: number; ids: string[] }
+  | { total: number; page: RawBuilder<{ id: string }>; atVersion?: number; keep?: (ids: readonly string[]) => void };
 
-/** What is known of a term: its exact total, the users list's size, the texts holding it; `version`: the users list's version they all hold at. */
+/**
+ * What is known of a term: its exact total, the users list's size, the texts holding it; `version`: the users list's
+ * version they all hold at; `pages`: pages in name or e-mail order read at that version (their ids by pageKey).
+ */
 interface TextsOutlook {
   total: number;
   everyone: number | null;
   texts: HeldWord[] | null;
   version: number | null;
+  pages?: Map<string, readonly string[]>;
 }
+
+/**
+ * The pages an outlook keeps, at most: a page in name or e-mail order is the same while the users list's version
+ * stays (its users' names, e-mails and states move it; a sign-in other than the first does not, so a page by last
+ * sign-in is never kept).
+ */
+const KEPT_PAGES = 8;
+const pageKey = (query: SearchPageQuery) => `${query.sort}\u0000${query.order}\u0000${query.offset}\u0000${query.pageSize}`;
+
+/** A page whose ids are known, as the subquery of its rows. */
+const idsPage = (ids: readonly string[]) => sql<{ id: string }>`(select unnest(${[...ids]}::uuid[]) as id)`;
 
 /** The page the outlook tells, or what it lacks to tell it. `onlyWords` (tests): never walked. */
 function pageOf(outlook: TextsOutlook, query: SearchPageQuery, kind: HeldKind, onlyWords: boolean): SearchFound | 'everyone' | 'texts' {
@@ -68,8 +88,13 @@ export async function textsPage(
   const key = outlookKey(query, kind);
   const kept = onlyWords || !keptOutlook ? undefined : (totals?.outlooks.get(key) as TextsOutlook | undefined);
   if (kept?.version != null) {
+    const ids = kept.pages?.get(pageKey(query));
+    if (ids) return { total: kept.total, page: idsPage(ids), atVersion: kept.version };
     const found = pageOf(kept, query, kind, onlyWords);
-    if (typeof found !== 'string' && 'page' in found) return { ...found, atVersion: kept.version };
+    if (typeof found !== 'string' && 'page' in found) {
+      const keep = query.sort === 'lastLogin' ? undefined : (read: readonly string[]) => keepPage(kept, pageKey(query), read);
+      return { ...found, atVersion: kept.version, ...(keep ? { keep } : {}) };
+    }
   }
   const outlook: TextsOutlook = { total: -1, everyone: null, texts: null, version: null };
   if (isCountedTerm(query.term)) {
@@ -87,6 +112,12 @@ export async function textsPage(
       return found;
     }
   }
+}
+
+/** A page's ids, read at the outlook's version, kept with it (the first KEPT_PAGES pages asked). */
+function keepPage(outlook: TextsOutlook, key: string, ids: readonly string[]): void {
+  outlook.pages ??= new Map();
+  if (outlook.pages.size < KEPT_PAGES || outlook.pages.has(key)) outlook.pages.set(key, ids);
 }
 
 /**
