@@ -3,12 +3,12 @@
 // bench:seed: 200,000 organizations at 1M users). A freshly started server (production mode, from --root: another
 // checkout, to measure a former version), as the back office: the unfiltered page 1 (100 a page) timed 7 times on one
 // connection; each term's first request alone, searched alone and as the wizard's SIREN combobox asks
-// (type=SIREN&forNewAccess=true); then the mix of the searches at 32 connections. Prints a markdown summary.
+// (type=SIREN&forNewAccess=true); then the mix of the searches at 32 connections, after a 2 s warm-up. Prints a markdown summary.
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { runLoad } from './load.ts';
+import { runLoad, WARM_UP_SECONDS } from './load.ts';
 import { BACK_OFFICE } from './scenarios.ts';
 import { freePort, startServer } from './server-process.ts';
 import { BENCH_POOL_SIZE, serverEnv, tokenSigner } from './server-env.ts';
@@ -88,8 +88,10 @@ async function main(): Promise<void> {
     }
     console.log(`\nfirst requests (${firsts.length}): p50 ${median(firsts).toFixed(1)} ms, p95 ${percentile(firsts, 95).toFixed(1)}, max ${Math.max(...firsts).toFixed(1)}; above 5× page 1: ${firsts.filter((ms) => ms > 5 * base).length}`);
     const variants = terms.flatMap((term) => [list(`&search=${encodeURIComponent(term)}`), list(`&${COMBOBOX}&search=${encodeURIComponent(term)}`)]).map((p) => ({ method: 'GET' as const, path: p }));
+    // After the same warm-up as npm run bench's scenarios (unmeasured): the first requests used one connection of the pool.
+    await runLoad({ url: origin, connections, duration: WARM_UP_SECONDS, token, variants });
     const mix = await runLoad({ url: origin, connections, duration, token, variants });
-    console.log(`mix of ${variants.length} requests, ${connections} connections, ${duration} s: ${Math.round(mix.rps)} req/s, p50 ${mix.p50.toFixed(1)} ms, p95 ${mix.p95.toFixed(1)}, p99 ${mix.p99.toFixed(1)}, ${mix.errors} errors, statuses ${JSON.stringify(mix.statuses)}`);
+    console.log(`mix of ${variants.length} requests, ${connections} connections, ${duration} s after a ${WARM_UP_SECONDS} s warm-up: ${Math.round(mix.rps)} req/s, p50 ${mix.p50.toFixed(1)} ms, p95 ${mix.p95.toFixed(1)}, p99 ${mix.p99.toFixed(1)}, ${mix.errors} errors, statuses ${JSON.stringify(mix.statuses)}`);
   } finally {
     agent.destroy();
     await server.stop();
