@@ -10,6 +10,7 @@ import { FETCH_ALL_BELOW, isCountedTerm, listOrganizations, nearerEnd, organizat
 import type { OrganizationFilter } from '../../server/features/organizations/organizations.repository.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
+import { capturing } from './support/plans.ts';
 
 const all: OrganizationFilter = { visibility: { kind: 'all' } };
 
@@ -116,10 +117,17 @@ for (const backend of backends) {
         expect((await listOrganizations(db, all, page, totals)).total, label).toBe(everyone);
         expect((await listOrganizations(db, { ...all, type: 'SIREN', forNewAccess: true }, page, totals)).total, label).toBe(sirens);
         for (const search of ['heloise', 'clinique', 'e', 'lo', 'ï', '0', 'œ']) {
-          expect((await listOrganizations(db, { ...all, search }, page, totals)).total, `${label}: ${search}`).toBe((await expected(search)).length);
-          const combobox = await listOrganizations(db, { ...all, search, type: 'SIREN', forNewAccess: true }, page, totals);
-          const members = await sql<{ n: number }>`select count(*)::int as n from organizations where id = any(${await expected(search, 'SIREN')}) and member`.execute(db);
-          expect(combobox.total, `${label}: ${search} (SIREN combobox)`).toBe(members.rows[0]!.n);
+          const ids = await expected(search);
+          const members = await sql<{ id: string }>`select id from organizations where id = any(${await expected(search, 'SIREN')}) and member order by code, id`.execute(db);
+          // Twice: the second reads the page's ids the first kept, checked against the organizations' version.
+          for (const time of ['first', 'again']) {
+            const alone = await listOrganizations(db, { ...all, search }, page, totals);
+            expect(alone.total, `${label}: ${search} (${time})`).toBe(ids.length);
+            expect(alone.items.map((o) => o.id), `${label}: ${search} (${time})`).toEqual(ids.slice(0, 100));
+            const combobox = await listOrganizations(db, { ...all, search, type: 'SIREN', forNewAccess: true }, page, totals);
+            expect(combobox.total, `${label}: ${search} (SIREN combobox, ${time})`).toBe(members.rows.length);
+            expect(combobox.items.map((o) => o.id), `${label}: ${search} (SIREN combobox, ${time})`).toEqual(members.rows.slice(0, 100).map((r) => r.id));
+          }
         }
         await expectCopyExact();
       };
@@ -141,6 +149,10 @@ for (const backend of backends) {
       await expectTotals('after a rolled-back change');
       await db.deleteFrom('organizations').where('id', '=', first.id).execute();
       await expectTotals('after a delete');
+      // A search asked again is one statement: the rows of the kept ids, with the organizations' version.
+      const recorder = capturing(db);
+      await listOrganizations(recorder.db, { ...all, search: 'clinique', type: 'SIREN', forNewAccess: true }, page, totals);
+      expect(recorder.statements.map((st) => st.sql)).toEqual([expect.stringMatching(/from unnest\(\$\d+::uuid\[\]\) as p \(id\)/)]);
     });
 
     it('folds the counters and versions of connections that are gone into row 0, sums unchanged', async () => {

@@ -3,11 +3,14 @@
 //   characters; else counted and kept while the organizations stay the same (list-totals.ts, list 'organizations');
 // - a search reads organization_search (the folded names, migration 0020): accents and case ignored on names,
 //   spaces ignored in a code. Its page is taken from every match when they are few (the trigram indexes), else by
-//   walking the code order until a page of matches (pageAccess): a rare term never walks the order.
+//   walking the code order until a page of matches (pageAccess): a rare term never walks the order;
+// - a search's total and the ids of its pages read at one version of the organizations are kept (ListTotals.outlooks,
+//   keptSearch): the same search again reads the rows of those ids in one statement, with the version, used only if
+//   it is still the one they were read at.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { fromNearerEnd, pageOffset, walkOrFetch, type PageRequest } from '../../core/pages.ts';
 import { searchFold } from '../../core/search-fold.ts';
-import { exactTotal, type ListTotals } from '../../db/list-totals.ts';
+import { exactTotal, keptTotal, listsVersion, type ListTotals } from '../../db/list-totals.ts';
 import type { Database, OrganizationRow } from '../../db/schema.ts';
 import { containsPattern } from '../../db/like.ts';
 import { toOrganizationDto, type OrganizationDto, type OrganizationFilter } from './organizations.repository.ts';
@@ -108,7 +111,52 @@ function counted(filter: OrganizationFilter): RawBuilder<number> {
 
 const COLUMNS = sql`id, code, name, type, parent_code, parent_id, member, closed`;
 
-/** A page of organizations in code order (unique, hence stable), and the exact number of matching organizations: two statements (three for a search that may walk). */
+/** A search kept: its exact total and the ids of its pages asked (by pageKey), all read at `version` of the organizations. */
+interface KeptSearch {
+  version: number;
+  total: number;
+  pages: Map<string, readonly string[]>;
+}
+
+/** The pages a kept search keeps, at most (the first asked). */
+const KEPT_PAGES = 8;
+
+const searchKey = (filter: OrganizationFilter, search: string) =>
+  `organizations\u0000${JSON.stringify([search, filter.type ?? null, filter.forNewAccess ?? false, filter.parentId ?? null, filter.visibility])}`;
+const pageKey = (offset: number, pageSize: number) => `${offset}\u0000${pageSize}`;
+
+/** The organizations of these ids, in code order, with the organizations' version in the same snapshot. */
+function rowsOfIds(db: Kysely<Database>, ids: readonly string[]) {
+  return sql<OrganizationRow & { list_version: number }>`select o.id, o.code, o.name, o.type, o.parent_code, o.parent_id, o.member, o.closed,
+      (${listsVersion(['organizations'])})::float8 as list_version
+    from unnest(${[...ids]}::uuid[]) as p (id) join organizations as o on o.id = p.id order by o.code, o.id`.execute(db);
+}
+
+/** A search asked again: its page from the ids kept, if the organizations are still at the version they were read at; else undefined. */
+async function keptSearch(db: Kysely<Database>, kept: KeptSearch | undefined, key: string): Promise<{ items: OrganizationDto[]; total: number } | undefined> {
+  const ids = kept?.pages.get(key);
+  if (!kept || !ids) return undefined;
+  const { rows } = await rowsOfIds(db, ids);
+  if (rows.length !== ids.length || rows[0]!.list_version !== kept.version) return undefined;
+  return { items: rows.map(({ list_version: _, ...row }) => toOrganizationDto(row)), total: kept.total };
+}
+
+/** Keeps a search's page read at `version`, with its total when that was read at the same version. */
+function keepSearch(totals: ListTotals | null, key: string, found: { total: number; version: number | null }, page: string, ids: readonly string[], version: number): void {
+  if (!totals || found.version !== version || ids.length === 0) return;
+  const kept = totals.outlooks.get(key) as KeptSearch | undefined;
+  if (kept?.version === version) {
+    if (kept.pages.size < KEPT_PAGES || kept.pages.has(page)) kept.pages.set(page, ids);
+  } else {
+    const search: KeptSearch = { version, total: found.total, pages: new Map([[page, ids]]) };
+    totals.outlooks.set(key, search);
+  }
+}
+
+/**
+ * A page of organizations in code order (unique, hence stable), and the exact number of matching organizations: two
+ * statements (three for a search that may walk); one for a search asked again while the organizations stay (keptSearch).
+ */
 export async function listOrganizations(
   db: Kysely<Database>,
   filter: OrganizationFilter,
@@ -128,12 +176,24 @@ export async function listOrganizations(
     ]);
     return { items: rows.rows.map(toOrganizationDto), total };
   }
+  const key = searchKey(filter, search);
+  const asked = pageKey(offset, page.pageSize);
+  const again = forced ? undefined : await keptSearch(db, totals?.outlooks.get(key) as KeptSearch | undefined, asked);
+  if (again) return again;
   const term = organizationTerm(search);
   const narrow = filter.visibility.kind === 'scope' || Boolean(filter.parentId);
-  const total =
-    !narrow && isCountedTerm(term)
-      ? Number((await db.selectNoFrom(gramCount(term.name, filter).as('total')).executeTakeFirstOrThrow()).total)
-      : await exactTotal(db, 'organizations', db.selectNoFrom(countMatching(filter).as('total')), totals);
+  // The total, and the organizations' version it holds at (null: not known).
+  const found: { total: number; version: number | null } = { total: 0, version: null };
+  if (!narrow && isCountedTerm(term)) {
+    const row = await db.selectNoFrom([gramCount(term.name, filter).as('total'), listsVersion(['organizations']).as('version')]).executeTakeFirstOrThrow();
+    Object.assign(found, { total: Number(row.total), version: Number(row.version) });
+  } else {
+    const count = db.selectNoFrom(countMatching(filter).as('total'));
+    found.total = await exactTotal(db, 'organizations', count, totals);
+    const kept = keptTotal('organizations', count, totals);
+    found.version = kept?.total === found.total ? kept.version : null;
+  }
+  const total = found.total;
   if (total === 0 || offset >= total) return { items: [], total };
   // The organizations of the type and membership asked (the counters), for the walk's estimate: read only when it may walk.
   const mayWalk = !forced && !narrow && (total >= FETCH_ALL_BELOW || !isIndexedTerm(term));
@@ -147,7 +207,9 @@ export async function listOrganizations(
              select m.id, m.code from m order by m.code, m.id limit ${page.pageSize} offset ${offset})`
       : sql`(select t.id, t.code from organization_search as t where ${filtersOf(filter)} and ${searchCondition(term, 'strpos')}
              order by t.code ${direction}, t.id ${direction} limit ${near.limit} offset ${near.offset})`;
-  const rows = await sql<OrganizationRow>`select o.id, o.code, o.name, o.type, o.parent_code, o.parent_id, o.member, o.closed
+  const rows = await sql<OrganizationRow & { list_version: number }>`select o.id, o.code, o.name, o.type, o.parent_code, o.parent_id, o.member, o.closed,
+      (${listsVersion(['organizations'])})::float8 as list_version
     from ${matches} as p join organizations as o on o.id = p.id order by p.code, p.id`.execute(db);
-  return { items: rows.rows.map(toOrganizationDto), total };
+  if (!forced && rows.rows.length > 0) keepSearch(totals, key, found, asked, rows.rows.map((row) => row.id), rows.rows[0]!.list_version);
+  return { items: rows.rows.map(({ list_version: _, ...row }) => toOrganizationDto(row)), total };
 }
