@@ -61,7 +61,7 @@ describe('the search benchmark report', () => {
       machine: '2 × CPU, 24 GB',
       commit: 'abc1234',
       settings: { seed: 20, connections: 32, duration: 10, poolSize: 32, node: 'Node v24', postgres: '15', request: 'GET /api/v2/users?…', exactness: 'every user' },
-      runs: [run, { ...run, users: 10_000, label: '10k', database: 'portail_bench_10k', mix: { ...run.mix, warmUp: 2 } }],
+      runs: [run, { ...run, users: 10_000, label: '10k', database: 'portail_bench_10k', warmUpSearches: 20, mix: { ...run.mix, warmUp: 2 } }],
     };
     const md = markdownSearchReport(report);
     expect(md).toContain('Load average before 1.20, 1.00, 1.00, after 2.50, 1.50, 1.00');
@@ -75,6 +75,8 @@ describe('the search benchmark report', () => {
     // The warm-up is said where it was made: runs before it had none.
     expect(md).toContain('(32 connections, 10 s after a 2 s warm-up, 8 terms in turn)');
     expect(md).toContain('(32 connections, 10 s, 8 terms in turn)');
+    expect(md).toContain('**8 terms, each first request alone** (after 20 unmeasured searches of other terms): p50');
+    expect(md).toContain('**8 terms, each first request alone**: p50');
     expect(consoleSearchReport(report)).toContain('1m: page 1 20.0 ms | 8 terms');
   });
 });

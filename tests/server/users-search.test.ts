@@ -197,6 +197,30 @@ for (const backend of backends) {
       expect((await listUsersPage(db, { ...base, search: 'exemple' })).total).toBe((await expected('exemple', { includeInactive: true, sort: 'name', order: 'asc' })).length);
     });
 
+    it("within a role, finds a term few hold from its words' holders, as the list's order finds it: every sort, direction and page", async () => {
+      const fromWords = capturing(db);
+      await listUsersPage(fromWords.db, { ...base, search: 'lefevre', roleCode: 'GESTIONNAIRE' });
+      expect(fromWords.statements.some((st) => /user_search_words/.test(st.sql))).toBe(true);
+      for (const search of ['lefevre', 'oe', 'exemple-', 'e', 'ne le', 'qzx', '@exemple', 'durr']) {
+        for (const roleCode of ['GESTIONNAIRE', 'ADMIN_ADHERENT']) {
+          for (const sort of ['name', 'email', 'lastLogin'] as const) {
+            for (const order of ['asc', 'desc'] as const) {
+              for (const includeInactive of [true, false]) {
+                for (const page of [1, 2, 3]) {
+                  const query: UserListQuery = { ...base, search, roleCode, sort, order, includeInactive, page, pageSize: 2 };
+                  const words = await listUsersPage(db, query);
+                  const walked = await listUsersPage(db, query, null, { heldFirstAtMost: 0 });
+                  const label = `${search} ${roleCode} ${sort} ${order} ${includeInactive} page ${page}`;
+                  expect(words.total, label).toBe(walked.total);
+                  expect(words.rows.map((r) => r.id), label).toEqual(walked.rows.map((r) => r.id));
+                }
+              }
+            }
+          }
+        }
+      }
+    });
+
     it('reads a search again from what it kept, checked against the users list in the page\'s own statement, exact after every write', async () => {
       const totals = new ListTotals();
       const f = fixtures(db);

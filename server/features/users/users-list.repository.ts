@@ -1,6 +1,6 @@
 // The users list (and the conditions exports and bulk actions share with it): a bounded number of statements
 // whatever the page size or the page. A search alone is found by users-search.repository.ts.
-import { sql, type AliasedRawBuilder, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type AliasedRawBuilder, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { fromNearerEnd, pageOffset } from '../../core/pages.ts';
 import { canonicalRoleCode, type AccountStateFilter, type UserScope } from './users.model.ts';
 import type { OrganizationDto } from '../organizations/organizations.repository.ts';
@@ -10,6 +10,9 @@ import { exactTotal, listsVersion, userCount, type ListName, type ListTotals, ty
 import { livePendingEmail, pendingInvitationFor, USER_COLUMNS, userAssignments, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
 import { searchCondition, searchPage, searchTerm, type SearchFound } from './users-search.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
+import { searchTexts } from './users-search-words.model.ts';
+import { filteredMergedPage, heldByCondition, heldWords, type HeldKind } from './users-search-words.repository.ts';
+import { containsPattern } from '../../db/like.ts';
 import { ACTIVITY, countDormant, dormantCondition } from './users-dormancy.repository.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -32,6 +35,8 @@ export interface UserFilter {
   userIds?: readonly string[];
   /** Only the accounts in this state (listUsers' accountState; users.model.ts accountStateFilter). */
   accountState?: AccountStateFilter;
+  /** The search found through the users' words or phrases first (few hold it: searchFirst), not along the list's order. */
+  searchHeldIn?: HeldKind;
 }
 
 export interface UserListQuery extends UserFilter {
@@ -65,7 +70,8 @@ export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> 
   if (query.userIds) conditions.push(sql<SqlBool>`users.id = any(${[...query.userIds]}::uuid[])`);
   if (query.accountState) conditions.push(accountStateCondition(query.accountState));
   const search = query.search?.trim();
-  if (search) conditions.push(sql<SqlBool>`exists (select 1 from user_search as s where s.id = users.id and ${searchCondition(searchTerm(search))})`);
+  if (search && query.searchHeldIn) conditions.push(sql<SqlBool>`${heldByCondition(containsPattern(searchTerm(search).folded), query.searchHeldIn)}`);
+  else if (search) conditions.push(sql<SqlBool>`exists (select 1 from user_search as s where s.id = users.id and ${searchCondition(searchTerm(search))})`);
   const { organization, roleCode, scope } = query;
   // An organization user's list never holds a back-office account, whatever roles it holds.
   if (scope) conditions.push(eb('users.user_type', '=', sql.lit('ORGANIZATION')));
@@ -138,6 +144,8 @@ export interface ListUsersOptions {
   rangesFromOffset?: number;
   /** Tests: how a page of a search alone is found, instead of the choice of searchPage (users-search.repository.ts). */
   searchAccess?: 'walk' | 'fetch' | 'words';
+  /** Tests: another HELD_FIRST_AT_MOST (0: a search with other filters never starts from its words' holders). */
+  heldFirstAtMost?: number;
 }
 
 /**
@@ -159,6 +167,8 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
     const { total, rows } = kept ?? (await searchRows(db, query, await searchPage(db, searchQuery, totals, options.searchAccess, { keptOutlook: false })))!;
     return { ...withAssignments(rows), total };
   }
+  // A search within a role or an account state, which many users pass (not an organization nor a reach: few do).
+  if (search && !query.organization && !query.scope && !query.userIds) query = { ...query, ...(await searchFirst(db, search, options.heldFirstAtMost ?? HELD_FIRST_AT_MOST)) };
   const total = await userTotal(db, query, totals);
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
 
@@ -166,10 +176,13 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
   // reads, and the first page of a size is one text, prepared once per connection (database.ts).
   // A page in the second half is read from the other end (fromNearerEnd); the rows are sorted again below.
   const at = fromNearerEnd({ offset, pageSize: query.pageSize }, total);
+  const held = query.searchHeldIn && query.sort !== 'lastLogin' ? query.searchHeldIn : null;
   const ids =
     query.sort === 'name' && !isFiltered(query) && !query.excludeUserId && offset >= (options.rangesFromOffset ?? RANGES_FROM_OFFSET)
       ? pageIdsByNameRanges(query, offset, total)
-      : sql<{ id: string }>`${db
+      : held
+        ? filteredMergedPage(containsPattern(searchTerm(search!).folded), held, othersThanSearch(db, query), { ...query, ...at }).as('page')
+        : sql<{ id: string }>`${db
           .selectFrom('users')
           .select('users.id')
           .where((eb) => userFilter(eb, query))
@@ -178,6 +191,29 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
           .limit(sql.lit(at.pageSize))
           .$if(at.offset > 0, (q) => q.offset(sql.lit(at.offset)))}`.as('page');
   return { ...withAssignments(await pageRows(db, query, ids)), total };
+}
+
+/** Whether the holder `p` of a search's word (filteredMergedPage) passes the list's other conditions. */
+function othersThanSearch(db: Kysely<Database>, query: UserFilter): RawBuilder<boolean> {
+  const { search: _, searchHeldIn: __, ...others } = query;
+  const user = db.selectFrom('users').select(sql.lit(1).as('one')).where(sql<SqlBool>`users.id = p.id`).where((eb) => userFilter(eb, others));
+  return sql<boolean>`exists (${user})`;
+}
+
+/**
+ * Holders of a search's words at most, below which a search with other filters starts from them (heldByCondition):
+ * reading each of them costs a few microseconds, where walking the list's order until a page of matches that pass the
+ * other filters can read every user.
+ */
+export const HELD_FIRST_AT_MOST = 40_000;
+
+/** Where a search with other filters starts: from the holders of its words or phrases when few (HELD_FIRST_AT_MOST), else along the list's order. */
+async function searchFirst(db: Kysely<Database>, search: string, atMost: number): Promise<Pick<UserFilter, 'searchHeldIn'>> {
+  const folded = searchTerm(search).folded;
+  const kind = searchTexts(folded);
+  if (!kind) return {};
+  const held = await heldWords(db, containsPattern(folded), kind, true);
+  return held && held.words.length > 0 && held.words.reduce((sum, w) => sum + w.n, 0) <= atMost ? { searchHeldIn: kind } : {};
 }
 
 /** A page's rows, and their assignments read with them. */
