@@ -9,8 +9,9 @@ import { unseenIds } from '../../db/unseen.ts';
 import { exactTotal, listsVersion, userCount, type ListName, type ListTotals, type TotalClock } from '../../db/list-totals.ts';
 import { livePendingEmail, pendingInvitationFor, USER_COLUMNS, userAssignments, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
 import { searchCondition, searchPage, searchTerm, type SearchFound } from './users-search.repository.ts';
+import { isCountedTerm } from './users-search-term.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
-import { searchTexts } from './users-search-words.model.ts';
+import { heldFirst, searchTexts } from './users-search-words.model.ts';
 import { filteredMergedPage, heldByCondition, heldWords, type HeldKind } from './users-search-words.repository.ts';
 import { containsPattern } from '../../db/like.ts';
 import { ACTIVITY, countDormant, dormantCondition } from './users-dormancy.repository.ts';
@@ -144,7 +145,7 @@ export interface ListUsersOptions {
   rangesFromOffset?: number;
   /** Tests: how a page of a search alone is found, instead of the choice of searchPage (users-search.repository.ts). */
   searchAccess?: 'walk' | 'fetch' | 'words';
-  /** Tests: another HELD_FIRST_AT_MOST (0: a search with other filters never starts from its words' holders). */
+  /** Tests: another HELD_FIRST_AT_MOST (users-search-words.model.ts; 0: a search with other filters never starts from its words' holders). */
   heldFirstAtMost?: number;
 }
 
@@ -168,7 +169,7 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
     return { ...withAssignments(rows), total };
   }
   // A search within a role or an account state, which many users pass (not an organization nor a reach: few do).
-  if (search && !query.organization && !query.scope && !query.userIds) query = { ...query, ...(await searchFirst(db, search, options.heldFirstAtMost ?? HELD_FIRST_AT_MOST)) };
+  if (search && !query.organization && !query.scope && !query.userIds) query = { ...query, ...(await searchFirst(db, search, query.includeInactive, options.heldFirstAtMost)) };
   const total = await userTotal(db, query, totals);
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
 
@@ -200,20 +201,17 @@ function othersThanSearch(db: Kysely<Database>, query: UserFilter): RawBuilder<b
   return sql<boolean>`exists (${user})`;
 }
 
-/**
- * Holders of a search's words at most, below which a search with other filters starts from them (heldByCondition):
- * reading each of them costs a few microseconds, where walking the list's order until a page of matches that pass the
- * other filters can read every user.
- */
-export const HELD_FIRST_AT_MOST = 40_000;
-
-/** Where a search with other filters starts: from the holders of its words or phrases when few (HELD_FIRST_AT_MOST), else along the list's order. */
-async function searchFirst(db: Kysely<Database>, search: string, atMost: number): Promise<Pick<UserFilter, 'searchHeldIn'>> {
-  const folded = searchTerm(search).folded;
-  const kind = searchTexts(folded);
+/** Where a search with other filters starts: from the holders of its words or phrases (heldFirst), else along the list's order. */
+async function searchFirst(db: Kysely<Database>, search: string, includeInactive: boolean, atMost: number | undefined): Promise<Pick<UserFilter, 'searchHeldIn'>> {
+  const term = searchTerm(search);
+  const kind = searchTexts(term.folded);
   if (!kind) return {};
-  const held = await heldWords(db, containsPattern(folded), kind, true);
-  return held && held.words.length > 0 && held.words.reduce((sum, w) => sum + w.n, 0) <= atMost ? { searchHeldIn: kind } : {};
+  const held = await heldWords(db, containsPattern(term.folded), kind, true);
+  if (!held) return {};
+  const holders = held.words.reduce((sum, w) => sum + w.n, 0);
+  const counted = isCountedTerm(term);
+  const everyone = counted && holders > 0 ? await countUnfiltered(db, { includeInactive }) : 0;
+  return heldFirst({ holders, everyone, counted, ...(atMost === undefined ? {} : { atMost }) }) ? { searchHeldIn: kind } : {};
 }
 
 /** A page's rows, and their assignments read with them. */

@@ -1,7 +1,7 @@
 // Where a term is looked for among the users' words and phrases, and how a page of a search is read from them
 // (users-search-words.model.ts). Pure.
 import { describe, expect, it } from 'vitest';
-import { holdersCountedBy, searchTexts, walkAtMost, wordsPageWay, WORD_SEPARATORS } from '../../../server/features/users/users-search-words.model.ts';
+import { heldFirst, holdersCountedBy, searchTexts, walkAtMost, wordsPageWay, WORD_SEPARATORS } from '../../../server/features/users/users-search-words.model.ts';
 
 describe('where a term is looked for', () => {
   it('is the words for a term without separator nor digits meeting other characters, whatever else it holds', () => {
@@ -69,5 +69,25 @@ describe("the way a term's holders are counted once", () => {
   it("takes a single word's holders from its count, with nothing to probe; hashes no word", () => {
     expect(holdersCountedBy([{ word: 'kervella', n: 1_016 }])).toBe('probe');
     expect(holdersCountedBy([])).toBe('hash');
+  });
+});
+
+describe('where a search within a role or an account state starts', () => {
+  it("starts from a word's holders when at most 40,000 hold it: surnames clustered in name order (1M, measured)", () => {
+    expect(heldFirst({ holders: 1_016, everyone: 1_000_000, counted: false })).toBe(true);
+    expect(heldFirst({ holders: 12_373, everyone: 1_000_000, counted: false })).toBe(true);
+    expect(heldFirst({ holders: 60_255, everyone: 1_000_000, counted: false })).toBe(false);
+    expect(heldFirst({ holders: 0, everyone: 1_000_000, counted: false })).toBe(false);
+  });
+
+  it('walks the list for a short term many hold, spread along its order; starts from the holders of a rare one', () => {
+    expect(heldFirst({ holders: 9_000, everyone: 10_000, counted: true })).toBe(false);
+    expect(heldFirst({ holders: 400, everyone: 10_000, counted: true })).toBe(true);
+    expect(heldFirst({ holders: 5_000, everyone: 1_000_000, counted: true })).toBe(true);
+    expect(heldFirst({ holders: 6_000, everyone: 1_000_000, counted: true })).toBe(false);
+  });
+
+  it('never starts from the holders above the bound given', () => {
+    expect(heldFirst({ holders: 1, everyone: 1_000_000, counted: false, atMost: 0 })).toBe(false);
   });
 });
