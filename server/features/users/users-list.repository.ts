@@ -11,7 +11,7 @@ import { livePendingEmail, pendingInvitationFor, USER_COLUMNS, userAssignments, 
 import { searchCondition, searchPage, searchTerm, type SearchFound } from './users-search.repository.ts';
 import { isCountedTerm } from './users-search-term.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
-import { heldFirst, searchTexts } from './users-search-words.model.ts';
+import { heldFirst, heldPageWay, searchTexts } from './users-search-words.model.ts';
 import { filteredMergedPage, heldByCondition, heldWords, type HeldKind } from './users-search-words.repository.ts';
 import { containsPattern } from '../../db/like.ts';
 import { ACTIVITY, countDormant, dormantCondition } from './users-dormancy.repository.ts';
@@ -38,6 +38,8 @@ export interface UserFilter {
   accountState?: AccountStateFilter;
   /** The search found through the users' words or phrases first (few hold it: searchFirst), not along the list's order. */
   searchHeldIn?: HeldKind;
+  /** How many users hold those words or phrases (searchFirst). */
+  searchHolders?: number;
 }
 
 export interface UserListQuery extends UserFilter {
@@ -177,7 +179,19 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
   // reads, and the first page of a size is one text, prepared once per connection (database.ts).
   // A page in the second half is read from the other end (fromNearerEnd); the rows are sorted again below.
   const at = fromNearerEnd({ offset, pageSize: query.pageSize }, total);
-  const held = query.searchHeldIn && query.sort !== 'lastLogin' ? query.searchHeldIn : null;
+  const way = query.searchHeldIn
+    ? heldPageWay({
+        sort: query.sort,
+        holders: query.searchHolders ?? 0,
+        total,
+        everyone: query.sort === 'lastLogin' ? await countUnfiltered(db, { includeInactive: query.includeInactive }) : 0,
+        offset: at.offset,
+        pageSize: at.pageSize,
+      })
+    : null;
+  // Walked by last sign-in: the search's own condition, along that order.
+  if (way === 'walk') query = { ...query, searchHeldIn: undefined };
+  const held = way === 'merge' ? query.searchHeldIn : null;
   const ids =
     query.sort === 'name' && !isFiltered(query) && !query.excludeUserId && offset >= (options.rangesFromOffset ?? RANGES_FROM_OFFSET)
       ? pageIdsByNameRanges(query, offset, total)
@@ -196,13 +210,13 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
 
 /** Whether the holder `p` of a search's word (filteredMergedPage) passes the list's other conditions. */
 function othersThanSearch(db: Kysely<Database>, query: UserFilter): RawBuilder<boolean> {
-  const { search: _, searchHeldIn: __, ...others } = query;
+  const { search: _, searchHeldIn: __, searchHolders: ___, ...others } = query;
   const user = db.selectFrom('users').select(sql.lit(1).as('one')).where(sql<SqlBool>`users.id = p.id`).where((eb) => userFilter(eb, others));
   return sql<boolean>`exists (${user})`;
 }
 
 /** Where a search with other filters starts: from the holders of its words or phrases (heldFirst), else along the list's order. */
-async function searchFirst(db: Kysely<Database>, search: string, includeInactive: boolean, atMost: number | undefined): Promise<Pick<UserFilter, 'searchHeldIn'>> {
+async function searchFirst(db: Kysely<Database>, search: string, includeInactive: boolean, atMost: number | undefined): Promise<Pick<UserFilter, 'searchHeldIn' | 'searchHolders'>> {
   const term = searchTerm(search);
   const kind = searchTexts(term.folded);
   if (!kind) return {};
@@ -211,7 +225,7 @@ async function searchFirst(db: Kysely<Database>, search: string, includeInactive
   const holders = held.words.reduce((sum, w) => sum + w.n, 0);
   const counted = isCountedTerm(term);
   const everyone = counted && holders > 0 ? await countUnfiltered(db, { includeInactive }) : 0;
-  return heldFirst({ holders, everyone, counted, ...(atMost === undefined ? {} : { atMost }) }) ? { searchHeldIn: kind } : {};
+  return heldFirst({ holders, everyone, counted, ...(atMost === undefined ? {} : { atMost }) }) ? { searchHeldIn: kind, searchHolders: holders } : {};
 }
 
 /** A page's rows, and their assignments read with them. */

@@ -1,7 +1,7 @@
 // Where a term is looked for among the users' words and phrases, and how a page of a search is read from them
 // (users-search-words.model.ts). Pure.
 import { describe, expect, it } from 'vitest';
-import { heldFirst, holdersCountedBy, searchTexts, walkAtMost, wordsPageWay, WORD_SEPARATORS } from '../../../server/features/users/users-search-words.model.ts';
+import { heldFirst, heldPageWay, holdersCountedBy, searchTexts, walkAtMost, wordsPageWay, WORD_SEPARATORS } from '../../../server/features/users/users-search-words.model.ts';
 
 describe('where a term is looked for', () => {
   it('is the words for a term without separator nor digits meeting other characters, whatever else it holds', () => {
@@ -89,5 +89,19 @@ describe('where a search within a role or an account state starts', () => {
 
   it('never starts from the holders above the bound given', () => {
     expect(heldFirst({ holders: 1, everyone: 1_000_000, counted: false, atMost: 0 })).toBe(false);
+  });
+});
+
+describe("the page of a search that starts from its words' holders", () => {
+  const page = { everyone: 1_000_000, offset: 0, pageSize: 10 };
+  it('merges the words in name and e-mail order', () => {
+    expect(heldPageWay({ ...page, sort: 'name', holders: 12_373, total: 4_457 })).toBe('merge');
+    expect(heldPageWay({ ...page, sort: 'email', holders: 1_016, total: 364 })).toBe('merge');
+  });
+
+  it('walks the last sign-in order for a term many pass the filter with, gathers the holders of a rare one (1M, measured)', () => {
+    expect(heldPageWay({ ...page, sort: 'lastLogin', holders: 12_373, total: 4_457 })).toBe('walk');
+    expect(heldPageWay({ ...page, sort: 'lastLogin', holders: 1_016, total: 364 })).toBe('gather');
+    expect(heldPageWay({ ...page, sort: 'lastLogin', holders: 1_016, total: 0 })).toBe('gather');
   });
 });
