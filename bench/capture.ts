@@ -15,6 +15,8 @@ export interface Statement {
   values: unknown[];
   /** Set when the server prepares the statement (server/db/database.ts): the floor prepares it too. */
   name?: string;
+  /** The ids its rows returned (`returning id`): the floor gives the later statements its own (floor.ts). */
+  returnedIds?: string[];
 }
 
 export interface CapturedRequest {
@@ -49,12 +51,25 @@ export async function startCapturer(env: Record<string, string>): Promise<Captur
   let recording: Statement[] | null = null;
   prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [config, values] = args;
-    if (recording && typeof config === 'string') recording.push({ text: config, values: Array.isArray(values) ? [...values] : [] });
+    let statement: Statement | null = null;
+    if (recording && typeof config === 'string') statement = { text: config, values: Array.isArray(values) ? [...values] : [] };
     else if (recording && config && typeof config === 'object' && 'text' in config) {
       const { text, values: named, name } = config as { text: string; values?: unknown[]; name?: string };
-      recording.push({ text, values: [...(named ?? [])], ...(name ? { name } : {}) });
+      statement = { text, values: [...(named ?? [])], ...(name ? { name } : {}) };
     }
-    return original.apply(this, args);
+    if (statement) recording!.push(statement);
+    const answer = original.apply(this, args);
+    if (statement && /\breturning\b/i.test(statement.text) && answer && typeof (answer as Promise<unknown>).then === 'function') {
+      const recorded = statement;
+      (answer as Promise<{ rows?: { id?: unknown }[] }>).then(
+        (result) => {
+          const ids = (result?.rows ?? []).map((row) => row.id).filter((id) => id !== undefined && id !== null);
+          if (ids.length > 0) recorded.returnedIds = ids.map(String);
+        },
+        () => undefined,
+      );
+    }
+    return answer;
   };
   return {
     async capture(request) {

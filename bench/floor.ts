@@ -36,10 +36,19 @@ export async function runFloor(options: FloorOptions): Promise<Measure> {
       clients.map(async (client) => {
         for (let sequence = take(); sequence; sequence = take()) {
           const begin = performance.now();
+          // The ids the captured statements returned, and this replay's own: a write's later statements name the
+          // rows its earlier ones made (an audit entry's organizations), which the capture made too.
+          const ids = new Map<string, unknown>();
           try {
             for (const statement of sequence) {
-              if (statement.name) await client.query({ name: statement.name, text: statement.text, values: statement.values as unknown[] });
-              else await client.query(statement.text, statement.values as unknown[]);
+              const values = replayedValues(statement.values, ids);
+              const result = statement.name
+                ? await client.query({ name: statement.name, text: statement.text, values })
+                : await client.query(statement.text, values);
+              statement.returnedIds?.forEach((id, i) => {
+                const own = (result.rows[i] as { id?: unknown } | undefined)?.id;
+                if (own !== undefined) ids.set(id, own);
+              });
             }
             latencies.push(performance.now() - begin);
           } catch {
@@ -53,4 +62,15 @@ export async function runFloor(options: FloorOptions): Promise<Measure> {
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
   }
   return summarize(latencies, errors, (performance.now() - started) / 1000);
+}
+
+/** A statement's values with the ids the capture's statements returned replaced by this replay's (arrays too). Pure. */
+export function replayedValues(values: readonly unknown[], ids: ReadonlyMap<string, unknown>): unknown[] {
+  if (ids.size === 0) return [...values];
+  const swap = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(swap);
+    if ((typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') && ids.has(String(value))) return ids.get(String(value));
+    return value;
+  };
+  return values.map(swap);
 }
