@@ -111,6 +111,9 @@ function counted(filter: OrganizationFilter): RawBuilder<number> {
 
 const COLUMNS = sql`id, code, name, type, parent_code, parent_id, member, closed`;
 
+/** A page's columns, and the organizations' version in the same snapshot (keptSearch). */
+const PAGE_COLUMNS = sql`o.id, o.code, o.name, o.type, o.parent_code, o.parent_id, o.member, o.closed, (${listsVersion(['organizations'])})::float8 as list_version`;
+
 /** A search kept: its exact total and the ids of its pages asked (by pageKey), all read at `version` of the organizations. */
 interface KeptSearch {
   version: number;
@@ -127,8 +130,7 @@ const pageKey = (offset: number, pageSize: number) => `${offset}\u0000${pageSize
 
 /** The organizations of these ids, in code order, with the organizations' version in the same snapshot. */
 function rowsOfIds(db: Kysely<Database>, ids: readonly string[]) {
-  return sql<OrganizationRow & { list_version: number }>`select o.id, o.code, o.name, o.type, o.parent_code, o.parent_id, o.member, o.closed,
-      (${listsVersion(['organizations'])})::float8 as list_version
+  return sql<OrganizationRow & { list_version: number }>`select ${PAGE_COLUMNS}
     from unnest(${[...ids]}::uuid[]) as p (id) join organizations as o on o.id = p.id order by o.code, o.id`.execute(db);
 }
 
@@ -207,8 +209,7 @@ export async function listOrganizations(
              select m.id, m.code from m order by m.code, m.id limit ${page.pageSize} offset ${offset})`
       : sql`(select t.id, t.code from organization_search as t where ${filtersOf(filter)} and ${searchCondition(term, 'strpos')}
              order by t.code ${direction}, t.id ${direction} limit ${near.limit} offset ${near.offset})`;
-  const rows = await sql<OrganizationRow & { list_version: number }>`select o.id, o.code, o.name, o.type, o.parent_code, o.parent_id, o.member, o.closed,
-      (${listsVersion(['organizations'])})::float8 as list_version
+  const rows = await sql<OrganizationRow & { list_version: number }>`select ${PAGE_COLUMNS}
     from ${matches} as p join organizations as o on o.id = p.id order by p.code, p.id`.execute(db);
   if (!forced && rows.rows.length > 0) keepSearch(totals, key, found, asked, rows.rows.map((row) => row.id), rows.rows[0]!.list_version);
   return { items: rows.rows.map(({ list_version: _, ...row }) => toOrganizationDto(row)), total };

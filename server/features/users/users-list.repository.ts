@@ -9,6 +9,7 @@ import { unseenIds } from '../../db/unseen.ts';
 import { exactTotal, listsVersion, userCount, type ListName, type ListTotals, type TotalClock } from '../../db/list-totals.ts';
 import { livePendingEmail, pendingInvitationFor, USER_COLUMNS, userAssignments, type AssignmentRecord, type UserRow } from './users-read.repository.ts';
 import { searchCondition, searchPage, searchTerm, type SearchFound } from './users-search.repository.ts';
+import { idsPage } from './users-search-texts.repository.ts';
 import { isCountedTerm } from './users-search-term.repository.ts';
 import { idOrder, sortKey, type UserSort } from './users-sort.repository.ts';
 import { heldFirst, heldPageWay, searchTexts } from './users-search-words.model.ts';
@@ -36,10 +37,15 @@ export interface UserFilter {
   userIds?: readonly string[];
   /** Only the accounts in this state (listUsers' accountState; users.model.ts accountStateFilter). */
   accountState?: AccountStateFilter;
-  /** The search found through the users' words or phrases first (few hold it: searchFirst), not along the list's order. */
-  searchHeldIn?: HeldKind;
-  /** How many users hold those words or phrases (searchFirst). */
-  searchHolders?: number;
+  /** The search found through the holders of its words or phrases first (few hold them: searchFirst), not along the list's order. */
+  searchHeld?: SearchHeld;
+}
+
+/** A search found through its words' holders: where they are, how many hold them, and everyone when already counted. */
+export interface SearchHeld {
+  kind: HeldKind;
+  holders: number;
+  everyone?: number;
 }
 
 export interface UserListQuery extends UserFilter {
@@ -73,7 +79,7 @@ export function userFilter(eb: UsersEb, query: UserFilter): Expression<SqlBool> 
   if (query.userIds) conditions.push(sql<SqlBool>`users.id = any(${[...query.userIds]}::uuid[])`);
   if (query.accountState) conditions.push(accountStateCondition(query.accountState));
   const search = query.search?.trim();
-  if (search && query.searchHeldIn) conditions.push(sql<SqlBool>`${heldByCondition(containsPattern(searchTerm(search).folded), query.searchHeldIn)}`);
+  if (search && query.searchHeld) conditions.push(sql<SqlBool>`${heldByCondition(containsPattern(searchTerm(search).folded), query.searchHeld.kind)}`);
   else if (search) conditions.push(sql<SqlBool>`exists (select 1 from user_search as s where s.id = users.id and ${searchCondition(searchTerm(search))})`);
   const { organization, roleCode, scope } = query;
   // An organization user's list never holds a back-office account, whatever roles it holds.
@@ -179,19 +185,20 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
   // reads, and the first page of a size is one text, prepared once per connection (database.ts).
   // A page in the second half is read from the other end (fromNearerEnd); the rows are sorted again below.
   const at = fromNearerEnd({ offset, pageSize: query.pageSize }, total);
-  const way = query.searchHeldIn
+  const searched = query.searchHeld;
+  const way = searched
     ? heldPageWay({
         sort: query.sort,
-        holders: query.searchHolders ?? 0,
+        holders: searched.holders,
         total,
-        everyone: query.sort === 'lastLogin' ? await countUnfiltered(db, { includeInactive: query.includeInactive }) : 0,
+        everyone: query.sort === 'lastLogin' ? (searched.everyone ?? (await countUnfiltered(db, { includeInactive: query.includeInactive }))) : 0,
         offset: at.offset,
         pageSize: at.pageSize,
       })
     : null;
   // Walked by last sign-in: the search's own condition, along that order.
-  if (way === 'walk') query = { ...query, searchHeldIn: undefined };
-  const held = way === 'merge' ? query.searchHeldIn : null;
+  if (way === 'walk') query = { ...query, searchHeld: undefined };
+  const held = way === 'merge' ? searched!.kind : null;
   const ids =
     query.sort === 'name' && !isFiltered(query) && !query.excludeUserId && offset >= (options.rangesFromOffset ?? RANGES_FROM_OFFSET)
       ? pageIdsByNameRanges(query, offset, total)
@@ -210,13 +217,13 @@ export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, 
 
 /** Whether the holder `p` of a search's word (filteredMergedPage) passes the list's other conditions. */
 function othersThanSearch(db: Kysely<Database>, query: UserFilter): RawBuilder<boolean> {
-  const { search: _, searchHeldIn: __, searchHolders: ___, ...others } = query;
+  const { search: _, searchHeld: __, ...others } = query;
   const user = db.selectFrom('users').select(sql.lit(1).as('one')).where(sql<SqlBool>`users.id = p.id`).where((eb) => userFilter(eb, others));
   return sql<boolean>`exists (${user})`;
 }
 
 /** Where a search with other filters starts: from the holders of its words or phrases (heldFirst), else along the list's order. */
-async function searchFirst(db: Kysely<Database>, search: string, includeInactive: boolean, atMost: number | undefined): Promise<Pick<UserFilter, 'searchHeldIn' | 'searchHolders'>> {
+async function searchFirst(db: Kysely<Database>, search: string, includeInactive: boolean, atMost: number | undefined): Promise<Pick<UserFilter, 'searchHeld'>> {
   const term = searchTerm(search);
   const kind = searchTexts(term.folded);
   if (!kind) return {};
@@ -224,8 +231,9 @@ async function searchFirst(db: Kysely<Database>, search: string, includeInactive
   if (!held) return {};
   const holders = held.words.reduce((sum, w) => sum + w.n, 0);
   const counted = isCountedTerm(term);
-  const everyone = counted && holders > 0 ? await countUnfiltered(db, { includeInactive }) : 0;
-  return heldFirst({ holders, everyone, counted, ...(atMost === undefined ? {} : { atMost }) }) ? { searchHeldIn: kind, searchHolders: holders } : {};
+  const everyone = counted && holders > 0 ? await countUnfiltered(db, { includeInactive }) : undefined;
+  const starts = heldFirst({ holders, everyone: everyone ?? 0, counted, ...(atMost === undefined ? {} : { atMost }) });
+  return starts ? { searchHeld: { kind, holders, ...(everyone === undefined ? {} : { everyone }) } } : {};
 }
 
 /** A page's rows, and their assignments read with them. */
@@ -239,7 +247,7 @@ function withAssignments(page: readonly PageRow[]): { rows: ListedUserRow[]; ass
  */
 async function searchRows(db: Kysely<Database>, query: UserListQuery, found: SearchFound): Promise<{ total: number; rows: PageRow[] } | null> {
   if ('ids' in found && found.ids.length === 0) return { total: found.total, rows: [] };
-  const page = 'ids' in found ? sql<{ id: string }>`(select unnest(${found.ids}::uuid[]) as id)` : found.page;
+  const page = 'ids' in found ? idsPage(found.ids) : found.page;
   const checked = 'atVersion' in found && found.atVersion !== undefined;
   const rows = await pageRows(db, query, page.as('page'), checked);
   if (checked && rows[0]?.list_version !== found.atVersion) return null;

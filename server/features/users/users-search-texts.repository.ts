@@ -41,7 +41,7 @@ const KEPT_PAGES = 8;
 const pageKey = (query: SearchPageQuery) => `${query.sort}\u0000${query.order}\u0000${query.offset}\u0000${query.pageSize}`;
 
 /** A page whose ids are known, as the subquery of its rows. */
-const idsPage = (ids: readonly string[]) => sql<{ id: string }>`(select unnest(${[...ids]}::uuid[]) as id)`;
+export const idsPage = (ids: readonly string[]) => sql<{ id: string }>`(select unnest(${[...ids]}::uuid[]) as id)`;
 
 /** The page the outlook tells, or what it lacks to tell it. `onlyWords` (tests): never walked. */
 function pageOf(outlook: TextsOutlook, query: SearchPageQuery, kind: HeldKind, onlyWords: boolean): SearchFound | 'everyone' | 'texts' {

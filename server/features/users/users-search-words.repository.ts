@@ -22,14 +22,16 @@ const countedHolder = (query: Counted) =>
 /** The texts a term is looked for in: the users' words, or their phrases (migration 0039: a name, an e-mail up to its '@', from it). */
 export type HeldKind = 'words' | 'phrases';
 
+/** Whether a counts' row `c` holds the kind of text searched (each of its partial trigram indexes has this condition). */
+const phraseCondition = (kind: HeldKind) => (kind === 'phrases' ? sql`search_phrase(c.word)` : sql`not search_phrase(c.word)`);
+
 /**
  * The words (or phrases) a LIKE pattern finds, each with how many users hold it (active ones only unless
  * `includeInactive`), most held first; and the users list's version in the same snapshot (keptTotal). Null until the
  * words of every user are written (the backfill of migration 0039, after 0019's): a word's holders are not all known yet.
  */
 export async function heldWords(db: Kysely<Database>, pattern: string, kind: HeldKind, includeInactive: boolean): Promise<{ words: HeldWord[]; version: number } | null> {
-  // Written as each partial trigram index's condition.
-  const phrase = kind === 'phrases' ? sql`search_phrase(c.word)` : sql`not search_phrase(c.word)`;
+  const phrase = phraseCondition(kind);
   const n = sql`sum(case when not c.inactive_only then c.n when ${includeInactive} then 0 else -c.n end)`;
   // Prepared although it holds a LIKE: its plan (the pattern asked of the trigram index) is the same for any pattern,
   // which the planner does not see (unseenText): seen, it planned the statement again at every term (0.5 ms at 1M).
@@ -54,7 +56,7 @@ export async function heldWords(db: Kysely<Database>, pattern: string, kind: Hel
  * role looked like 9,828 users at 1M and the list's name order was walked through all of them (1.3 s) for its 1,016.
  */
 export function heldByCondition(pattern: string, kind: HeldKind): RawBuilder<boolean> {
-  const phrase = kind === 'phrases' ? sql`search_phrase(c.word)` : sql`not search_phrase(c.word)`;
+  const phrase = phraseCondition(kind);
   return sql<boolean>`users.id = any(array(select p.id from user_search_words as p
     where p.word in (select c.word from user_search_word_counts as c where c.word like ${unseenText(pattern)} and ${phrase})))`;
 }
@@ -72,7 +74,7 @@ export function filteredMergedPage(
   passes: RawBuilder<boolean>,
   query: SortOrder & { offset: number; pageSize: number; reversed: boolean },
 ): RawBuilder<{ id: string }> {
-  const phrase = kind === 'phrases' ? sql`search_phrase(c.word)` : sql`not search_phrase(c.word)`;
+  const phrase = phraseCondition(kind);
   const key = query.sort === 'email' ? sql.raw('email_key') : sql.raw('name_key');
   const direction = sql.raw((query.order === 'desc') !== query.reversed ? 'desc' : 'asc');
   return sql<{ id: string }>`(
