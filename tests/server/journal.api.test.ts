@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { backends } from './db/test-databases.ts';
 import { journalBatchAfter, listJournalPage } from '../../server/features/audit/audit-list.repository.ts';
-import { streamJournalEntries } from '../../server/features/audit/audit.service.ts';
+import { auditService, streamJournalEntries } from '../../server/features/audit/audit.service.ts';
 import { loadActor } from '../../server/features/session/actor.repository.ts';
+import { capturing } from './support/plans.ts';
 import { StatementCounter } from './support/statement-counter.ts';
 import type { TestApp } from './support/test-app.ts';
 import { callApi, createUserAs, PERSONAS, startUsersApp, uniqueEmail, userIdOf, type DemoOrganizations, type RoleIds } from './support/users-api.ts';
@@ -218,6 +219,38 @@ for (const backend of backends) {
       expect(streamed.map((e) => e.sentence)).toEqual(paged.map((e) => e.sentence));
       expect(streamed.every((e) => Object.keys(e.changes).length === 0)).toBe(true);
       await expect(streamJournalEntries({ db }, actor, { organizationId: orgs.ehpad.id }).next()).rejects.toThrow('Organisation introuvable.');
+    });
+
+    // Last: its entries stay in the journal (the back office's only: they concern no organization).
+    it("walks newest first a page of a term many entries hold, and gathers a rare term's page or a far page (audit.model.ts gathersPage)", async () => {
+      const db = t.database.handle.db;
+      await sql`insert into audit_log (actor_email, action, entity_type, entity_id, changes, search_text)
+        select 'ops@exemple.fr', 'user.update', 'user', 'densite-' || i, '{}'::jsonb,
+          case when i % 2 = 0 then 'zephyrine marchal' when i % 100 = 1 then 'kervella' else 'une autre personne' end
+        from generate_series(1, 400) as i`.execute(db);
+      const { auth_id: subject } = await db.selectFrom('users').select('auth_id').where('email', '=', PERSONAS.backoffice).executeTakeFirstOrThrow();
+      const actor = (await loadActor(db, subject!))!;
+      const { db: recording, statements } = capturing(db);
+      const service = auditService({ db: recording });
+      const everyone = Number((await sql<{ n: string }>`select count(*) as n from audit_log`.execute(db)).rows[0]!.n);
+      const cases = [
+        // 200 of about 450 entries: page 1 is found within its first 20 or so entries newest first (200² > 4 × 10 × everyone).
+        { search: 'zephyrine', page: 1, walked: true },
+        // Its page 10 ends at the 100th match: gathering its 200 reads less than walking 225 entries, within the margin.
+        { search: 'zephyrine', page: 10, walked: false },
+        { search: 'kervella', page: 1, walked: false },
+      ];
+      for (const { search, page, walked } of cases) {
+        statements.length = 0;
+        const { total, items } = await service.list(actor, { search }, { page, pageSize: 10 });
+        expect(total * total > 4 * page * 10 * everyone, `${search} page ${page}`).toBe(walked);
+        const pageStatement = statements.find((s) => s.sql.includes(`(search_text || '') like`) && s.sql.includes('order by'));
+        expect(pageStatement, `${search} page ${page}`).toBeDefined();
+        expect(/\) as "m"/.test(pageStatement!.sql), `${search} page ${page}: gathered\n${pageStatement!.sql}`).toBe(!walked);
+        const gathered = await listJournalPage(db, { scope: null, search }, { page, pageSize: 10 }, { gather: true });
+        expect(items.map((e) => e.id)).toEqual(gathered.map((r) => r.id));
+        expect(items.length).toBe(Math.min(10, total - (page - 1) * 10));
+      }
     });
   });
 }

@@ -64,7 +64,8 @@ function matching(eb: ExpressionBuilder<Database, 'audit_log'>, where: JournalWh
   return eb.and(conditions);
 }
 
-const isUnfiltered = (where: JournalWhere) =>
+/** Nothing filters: the whole journal, as the back office reads it. */
+export const isUnfiltered = (where: JournalWhere) =>
   where.scope === null && !where.organization && !where.userId && !where.actorId && !(where.actions && where.actions.length > 0) && !where.since && !where.until && !where.search;
 
 /** A scope or an organization, alone, with at most actions and a period. */
@@ -131,12 +132,15 @@ function toRow(row: {
   };
 }
 
+/** How many entries the journal holds, every one: its counters (migration 0013, audit_counts). */
+export async function countEveryJournalEntry(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ total: string | number }>`select coalesce(sum(n), 0)::bigint as total from audit_counts`.execute(db);
+  return Number(rows[0]?.total ?? 0);
+}
+
 /** The exact number of entries kept: the counters when nothing filters, else counted (kept while the journal does not change). */
 export async function countJournalEntries(db: Kysely<Database>, where: JournalWhere, totals: ListTotals | null): Promise<number> {
-  if (isUnfiltered(where)) {
-    const { rows } = await sql<{ total: string | number }>`select coalesce(sum(n), 0)::bigint as total from audit_counts`.execute(db);
-    return Number(rows[0]?.total ?? 0);
-  }
+  if (isUnfiltered(where)) return countEveryJournalEntry(db);
   const concerned = byOrganizationsOnly(db, where, await actionsCopiedFor(db, where));
   const count = concerned
     ? db.selectFrom(concerned.as('c')).select((eb) => eb.fn.countAll<number>().as('total'))
@@ -144,13 +148,7 @@ export async function countJournalEntries(db: Kysely<Database>, where: JournalWh
   return exactTotal(db, 'journal', count, totals);
 }
 
-/**
- * Below this many matching entries a page is gathered then sorted (every match read by the filters' own indexes):
- * read newest first instead, a selective filter (an e-mail searched, a small organization) would walk the whole
- * journal's time index to find its few entries. At or above it, matches are dense enough for the newest-first walk.
- */
-export const GATHER_BELOW = 5_000;
-/** The same for a scope alone: its matches are read from the organizations' index alone (a few ms for 10,000). */
+/** Below this many matches a scope alone is gathered (audit.model.ts gathersPage): its matches are read from the organizations' index alone (a few ms for 10,000). */
 export const GATHER_SCOPE_BELOW = 50_000;
 
 /**
@@ -215,7 +213,7 @@ function idsMergedByAction(db: Kysely<Database>, where: JournalWhere, page: Page
 /**
  * One page, newest first (ties by id, so pages never overlap): the page's ids first, read from an index alone where
  * the filters allow (a deep page skips index entries, not rows), then their entries. `gather`: the total is small
- * (GATHER_BELOW), so the matches are read whole by their filters (the OFFSET 0 keeps the planner from walking
+ * (audit.model.ts gathersPage), so the matches are read whole by their filters (the OFFSET 0 keeps the planner from walking
  * the time index in search of them) and sorted.
  */
 export async function listJournalPage(db: Kysely<Database>, where: JournalWhere, page: PageRequest, options: { gather?: boolean; total?: number; seekDayFrom?: number } = {}): Promise<JournalRow[]> {

@@ -7,8 +7,8 @@ import type { ListTotals } from '../../db/list-totals.ts';
 import type { Database, JsonValue } from '../../db/schema.ts';
 import { findOrganizationById } from '../organizations/organizations.repository.ts';
 import { peopleGramCounts } from '../users/users-search.repository.ts';
-import { addressParts, searchNarrowing } from './audit.model.ts';
-import { countJournalEntries, GATHER_BELOW, journalBatchAfter, listJournalPage, type JournalKey, type JournalWhere } from './audit-list.repository.ts';
+import { addressParts, GATHER_BELOW, gathersPage, searchNarrowing } from './audit.model.ts';
+import { countEveryJournalEntry, countJournalEntries, isUnfiltered, journalBatchAfter, listJournalPage, type JournalKey, type JournalWhere } from './audit-list.repository.ts';
 import { canOpenInvitation, canOpenUser, journalScope, requireCanReadAudit, requireJournalOrganization } from './audit.policy.ts';
 import { journalLookupRows } from './journal-lookups.repository.ts';
 import { filterReferences } from './journal-filters.model.ts';
@@ -191,9 +191,12 @@ export function auditService(deps: JournalDeps) {
     async list(actor: Actor, query: JournalQuery, page: PageRequest): Promise<{ items: AuditEntryDto[]; total: number }> {
       const { scope, where } = await journalWhere(db, actor, query);
       const total = await countJournalEntries(db, where, deps.listTotals ?? null);
-      // Past the last page: nothing to read. Few matches: gathered, then sorted (journalPageQuery).
+      // Past the last page: nothing to read. Few matches, or many in a small journal: gathered, then sorted
+      // (listJournalPage); the journal's size is read only when the choice needs it.
       if (pageOffset(page) >= total) return { total, items: [] };
-      const rows = await listJournalPage(db, where, page, { gather: total <= GATHER_BELOW, total });
+      const reach = pageOffset(page) + page.pageSize;
+      const gather = total <= GATHER_BELOW && gathersPage({ total, everyone: isUnfiltered(where) ? total : await countEveryJournalEntry(db), reach });
+      const rows = await listJournalPage(db, where, page, { gather, total });
       return { total, items: await readableEntries(db, actor, scope, rows) };
     },
     /** How many entries the caller may read that the filters keep (exact): an export's count before it starts. */

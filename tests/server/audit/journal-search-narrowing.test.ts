@@ -1,6 +1,6 @@
-// Which strings of a journal search the trigram index is asked for (audit.model.ts searchNarrowing). Pure.
+// Which strings of a journal search the trigram index is asked for (audit.model.ts searchNarrowing), and whether a page is gathered or walked (gathersPage). Pure.
 import { describe, expect, it } from 'vitest';
-import { searchNarrowing } from '../../../server/features/audit/audit.model.ts';
+import { GATHER_BELOW, gathersPage, searchNarrowing } from '../../../server/features/audit/audit.model.ts';
 
 /** Counts as peopleGramCounts answers them: each string of three characters with where it starts, rarest first. */
 function counted(term: string, counts: Record<string, number>) {
@@ -31,5 +31,25 @@ describe('the strings of a journal search asked of the trigram index', () => {
 
   it('does not take the same string twice', () => {
     expect(searchNarrowing('nannan', counted('nannan', { nan: 1, ann: 50, nna: 60 }))).toEqual(['nan']);
+  });
+});
+
+describe('whether a page of the journal is gathered or walked newest first (audit.model.ts gathersPage)', () => {
+  it('walks a term many entries of a small journal hold, for its first pages only', () => {
+    // 'martin' on the 1M benchmark's journal: 4,797 entries of 80,514.
+    expect(gathersPage({ total: 4_797, everyone: 80_514, reach: 10 })).toBe(false);
+    expect(gathersPage({ total: 4_797, everyone: 80_514, reach: 70 })).toBe(false);
+    expect(gathersPage({ total: 4_797, everyone: 80_514, reach: 80 })).toBe(true);
+  });
+
+  it('gathers a rare term, and any term of at most GATHER_BELOW entries in a journal of millions', () => {
+    expect(gathersPage({ total: 173, everyone: 80_514, reach: 10 })).toBe(true);
+    expect(gathersPage({ total: GATHER_BELOW, everyone: 10_000_000, reach: 10 })).toBe(true);
+    expect(gathersPage({ total: 1, everyone: 1, reach: 10 })).toBe(true);
+  });
+
+  it('never gathers above GATHER_BELOW entries, however far the page', () => {
+    expect(gathersPage({ total: GATHER_BELOW + 1, everyone: 10_000_000, reach: 10 })).toBe(false);
+    expect(gathersPage({ total: GATHER_BELOW + 1, everyone: 10_000_000, reach: GATHER_BELOW })).toBe(false);
   });
 });
