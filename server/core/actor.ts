@@ -10,6 +10,8 @@ export interface OrganizationReach {
 export interface Actor {
   userId: string;
   email: string;
+  /** The person's first and last name as loaded with the request: the author's name of the journal entries they write. */
+  name?: string;
   isActive: boolean;
   userType: UserType;
   isBackOffice: boolean;
@@ -59,5 +61,10 @@ export const SYSTEM_ACTOR: Actor = {
  */
 export function auditAuthor(actor: { userId: string | null; email: string | null; isSystem?: true; name?: string }): { userId: string | null; email: string | null; name?: string } {
   if (actor.isSystem) return { userId: null, email: null, name: 'Système' };
+  return personAuthor(actor);
+}
+
+/** A person as the author of what they do: their id and e-mail, with their name when the request loaded it (Actor.name). */
+export function personAuthor<T extends string | null>(actor: { userId: T; email: T; name?: string }): { userId: T; email: T; name?: string } {
   return actor.name ? { userId: actor.userId, email: actor.email, name: actor.name } : { userId: actor.userId, email: actor.email };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from './db/test-databases.ts';
+import { StatementCounter } from './support/statement-counter.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { firstSiretOf, freshEmail, invitationsApi, newPersonMetadata, organizationByName, traceCounts } from './support/invitations.ts';
 import { IdentityDirectoryError, LocalIdentityDirectory } from '../../server/identity/directory.ts';
@@ -10,9 +11,10 @@ for (const backend of backends) {
     let api: ReturnType<typeof invitationsApi>;
     let clinique: { id: string; code: string; name: string };
     let cliniqueSiret: { id: string; code: string };
+    const counter = new StatementCounter();
 
     beforeAll(async () => {
-      t = await startTestApp(backend);
+      t = await startTestApp(backend, { wrapDatabase: counter.wrap });
       api = invitationsApi(t);
       clinique = await organizationByName(t, 'Clinique des Tilleuls');
       cliniqueSiret = await firstSiretOf(t, clinique.id);
@@ -100,6 +102,25 @@ for (const backend of backends) {
       const rh = await db().selectFrom('users').select('id').where('email', '=', 'rh.clinique@portail.test').executeTakeFirstOrThrow();
       const held = await db().selectFrom('role_assignments').innerJoin('roles', 'roles.id', 'role_assignments.role_id').select(['code', 'organization_id', 'inherits_to_children']).where('user_id', '=', rh.id).execute();
       expect(held).toContainEqual({ code: 'COMPTABLE', organization_id: cliniqueSiret.id, inherits_to_children: false });
+    });
+
+    it('approves a role for an existing account in six statements: the rate limit, the caller, the decision, the grant, the journal, the e-mail', async () => {
+      const created = await api.create('admin.clinique@portail.test', { inviteeEmail: 'rh.clinique@portail.test', roleCode: 'ADHESION', invitationType: 'ROLE_ASSIGNMENT', organizationCode: cliniqueSiret.code });
+      expect(created.status).toBe(201);
+      const rh = await db().selectFrom('users').select(['id', 'first_name', 'last_name']).where('email', '=', 'rh.clinique@portail.test').executeTakeFirstOrThrow();
+      const held = await db().selectFrom('role_assignments').select('organization_id').distinct().where('user_id', '=', rh.id).execute();
+      expect(held.length).toBeGreaterThan(0);
+      const statements = await counter.during(async () => expect((await api.approve('backoffice@portail.test', created.body.id)).status).toBe(200));
+      expect(statements).toBe(6);
+      // The journal's entries as before: named after their author, the person's concerning every organization they belong to.
+      const staff = await db().selectFrom('users').select(['id', 'first_name', 'last_name']).where('email', '=', 'backoffice@portail.test').executeTakeFirstOrThrow();
+      const [roles, approval] = [(await auditOf('user', rh.id)).at(-1)!, (await auditOf('invitation', created.body.id)).at(-1)!];
+      expect([roles.action, approval.action]).toEqual(['user.roles', 'invitation.approve']);
+      for (const entry of [roles, approval]) expect([entry.actor_id, entry.actor_name]).toEqual([staff.id, `${staff.first_name} ${staff.last_name}`]);
+      expect(roles.organization_id).toBe(cliniqueSiret.id);
+      const concerned = (id: number) => db().selectFrom('audit_log_organizations').select('organization_id').where('audit_id', '=', id).execute();
+      expect((await concerned(roles.id)).map((c) => c.organization_id).sort()).toEqual([...new Set([cliniqueSiret.id, ...held.map((h) => h.organization_id)])].sort());
+      expect((await concerned(approval.id)).map((c) => c.organization_id)).toEqual([cliniqueSiret.id]);
     });
 
     it('refuses a ROLE_ASSIGNMENT for an email without an account (409) and changes nothing', async () => {

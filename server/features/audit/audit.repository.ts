@@ -10,49 +10,54 @@ export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, 
 }
 
 /**
- * Writes these audit entries, in this order, in the transaction of the change they record: at most three
- * statements (the authors' names, the entries, every organization each concerns with its SIREN).
+ * Writes these audit entries, in this order, in the transaction of the change they record, with every organization
+ * each concerns and its SIREN: one statement. An author the request loaded is named as loaded (Actor.name); another
+ * person's name is read first (one statement more).
  */
 export async function writeAudits(trx: Transaction<Database> | Kysely<Database>, entries: readonly AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  const actorIds = [...new Set(entries.map((e) => e.actor.userId).filter((id): id is string => id !== null))];
+  const unnamed = [...new Set(entries.filter((e) => e.actor.userId !== null && !e.actor.name).map((e) => e.actor.userId!))];
   const names = new Map<string, string>();
-  if (actorIds.length > 0) {
-    const rows = await trx.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', actorIds).execute();
+  if (unnamed.length > 0) {
+    const rows = await trx.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', unnamed).execute();
     for (const row of rows) names.set(row.id, `${row.first_name} ${row.last_name}`);
   }
-  const inserted = await trx
-    .insertInto('audit_log')
-    .values(
-      entries.map((entry) => {
-        const actorName = (entry.actor.userId ? names.get(entry.actor.userId) : undefined) ?? entry.actor.name ?? null;
-        return {
-          actor_id: entry.actor.userId,
-          actor_email: entry.actor.email,
-          action: entry.action,
-          entity_type: entry.entityType,
-          entity_id: String(entry.entityId),
-          organization_id: entryOrganizations(entry)[0] ?? null,
-          changes: JSON.stringify(entry.changes),
-          actor_name: actorName,
-          // The person's name, or for a request its invitee's e-mail ('demande n° 36 de …').
-          subject_name: entry.subject?.name ?? entry.subject?.emails?.find((e) => typeof e === 'string') ?? null,
-          search_text: entrySearchText(actorName, entry),
-          subject_search_text: entrySubjectSearchText(entry),
-        };
-      }),
+  const rows = entries.map((entry) => {
+    const actorName = entry.actor.name ?? (entry.actor.userId ? names.get(entry.actor.userId) : undefined) ?? null;
+    return {
+      actorId: entry.actor.userId,
+      actorEmail: entry.actor.email,
+      organizationId: entryOrganizations(entry)[0] ?? null,
+      changes: JSON.stringify(entry.changes),
+      actorName,
+      // The person's name, or for a request its invitee's e-mail ('demande n° 36 de …').
+      subjectName: entry.subject?.name ?? entry.subject?.emails?.find((e) => typeof e === 'string') ?? null,
+      searchText: entrySearchText(actorName, entry),
+      subjectSearchText: entrySubjectSearchText(entry),
+    };
+  });
+  // Each entry's organizations, by the entry's place (1-based). The entries are inserted in that order, so their
+  // ids (an identity, drawn row by row) rank them in it.
+  const concerned = entries.flatMap((entry, index) => entryOrganizations(entry).map((organizationId) => ({ n: index + 1, organizationId })));
+  const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
+  await sql`with entry as (
+      select * from unnest(${column('actorId')}::uuid[], ${column('actorEmail')}::text[], ${entries.map((e) => e.action)}::text[],
+        ${entries.map((e) => e.entityType)}::text[], ${entries.map((e) => String(e.entityId))}::text[], ${column('organizationId')}::uuid[],
+        ${column('changes')}::jsonb[], ${column('actorName')}::text[], ${column('subjectName')}::text[], ${column('searchText')}::text[],
+        ${column('subjectSearchText')}::text[])
+        with ordinality as e (actor_id, actor_email, action, entity_type, entity_id, organization_id, changes, actor_name, subject_name, search_text, subject_search_text, n)
+    ), inserted as (
+      insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, organization_id, changes, actor_name, subject_name, search_text, subject_search_text)
+      select actor_id, actor_email, action, entity_type, entity_id, organization_id, changes, actor_name, subject_name, search_text, subject_search_text
+      from entry order by n
+      returning id, at, action
+    ), numbered as (
+      select id, at, action, row_number() over (order by id) as n from inserted
     )
-    .returning(['id', 'at'])
-    .execute();
-  const concerned = entries.flatMap((entry, index) =>
-    entryOrganizations(entry).map((organizationId) => ({ auditId: inserted[index]!.id, at: inserted[index]!.at, organizationId, action: entry.action })),
-  );
-  if (concerned.length === 0) return;
-  await sql`insert into audit_log_organizations (audit_id, organization_id, siren_id, at, action)
-    select x.audit_id, o.id, case when o.type = 'SIRET' then coalesce(o.parent_id, o.id) else o.id end, x.at, x.action
-    from unnest(${concerned.map((c) => c.auditId)}::bigint[], ${concerned.map((c) => c.organizationId)}::uuid[], ${concerned.map((c) => c.at.toISOString())}::timestamptz[],
-      ${concerned.map((c) => c.action)}::text[]) as x(audit_id, organization_id, at, action)
-    join organizations o on o.id = x.organization_id`.execute(trx);
+    insert into audit_log_organizations (audit_id, organization_id, siren_id, at, action)
+    select i.id, o.id, case when o.type = 'SIRET' then coalesce(o.parent_id, o.id) else o.id end, i.at, i.action
+    from numbered i join unnest(${concerned.map((c) => c.n)}::int[], ${concerned.map((c) => c.organizationId)}::uuid[]) as c (n, organization_id) on c.n = i.n
+    join organizations o on o.id = c.organization_id`.execute(trx);
 }
 
 /**

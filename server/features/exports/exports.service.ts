@@ -1,7 +1,7 @@
 // A list as a CSV file, streamed: the header, then each batch of rows as the client reads them, then the
 // journal entry of the export. Every export (users, journal) goes through csvDownload.
 import type { Kysely } from 'kysely';
-import type { Actor } from '../../core/actor.ts';
+import { auditAuthor, type Actor } from '../../core/actor.ts';
 import type { Database, JsonValue } from '../../db/schema.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
 import { csvAttachment, csvHead, csvRows, type CsvColumn } from './csv.model.ts';
@@ -50,7 +50,7 @@ async function* chunksThenEntry<Row>(db: Kysely<Database>, actor: Actor, spec: C
     yield csvRows(spec.columns, batch);
   }
   await writeAudit(db, {
-    actor: { userId: actor.userId, email: actor.email },
+    actor: auditAuthor(actor),
     action: EXPORT_ACTION[spec.list],
     entityType: 'export',
     entityId: spec.list,

@@ -2,7 +2,7 @@
 // one while it is pending (POST /invitations/{id}/cancel; the back office holding USER_CREATE may cancel any).
 // The request-lifecycle machine decides the move (request-lifecycle.model.ts); the cancellation and its journal
 // entry are one unit of work.
-import type { Actor } from '../../core/actor.ts';
+import { personAuthor, type Actor } from '../../core/actor.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import type { InvitationRow } from '../../db/schema.ts';
 import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
@@ -44,7 +44,7 @@ export function invitationsRequesterService(deps: ServiceDeps) {
     async cancel(actor: Actor, rawId: number, rawReason: string | undefined, log: StepLog = deps.log): Promise<InvitationRow> {
       const id = invitationIdOf(rawId);
       const reason = checkCancellationReason(rawReason);
-      const by = { userId: actor.userId, email: actor.email };
+      const by = personAuthor(actor);
       return inTransaction(
         db,
         async ({ trx }) => {

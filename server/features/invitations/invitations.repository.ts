@@ -1,5 +1,5 @@
 // Invitations (OpenAPI Invitation, InvitationList): reads, and the lookups a creation needs.
-// A page costs two statements (total, rows) whatever its size. Decisions are in invitations.service.ts.
+// A page costs two statements (total, rows) whatever its size. Decisions: invitations-decision.repository.ts.
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { pageOffset } from '../../core/pages.ts';
 import { exactTotal, invitationCount, type ListTotals } from '../../db/list-totals.ts';
@@ -185,46 +185,4 @@ export async function insertInvitation(trx: Transaction<Database>, input: NewInv
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/**
- * Decides a request still pending: a conditional UPDATE (… WHERE status = 'PENDING'), so that of two deciders,
- * on one process or several, exactly one wins. Undefined when no pending request has this id.
- */
-export function decidePending(
-  trx: Transaction<Database>,
-  id: number,
-  decider: { userId: string; email: string },
-  values: { status: 'APPROVED' } | { status: 'REJECTED'; rejection_reason: string },
-) {
-  return trx
-    .updateTable('invitations')
-    .set({
-      ...values,
-      validator_user_id: decider.userId,
-      validator_email: decider.email,
-      // Never before the request (invitations_processed_after_created), whatever the clocks.
-      processed_at: sql<Date>`greatest(now(), created_at)`,
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'PENDING')
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** The invitation's organization (by id) and role (by id, else by its code), in one statement; missing ones null. */
-export async function organizationAndRoleOf(trx: Transaction<Database>, row: InvitationRow): Promise<{ organization: OrganizationRef | null; role: Omit<RoleRef, 'type'> | null }> {
-  const { rows } = await sql<{ o_id: string | null; o_code: string; o_name: string; o_type: 'SIREN' | 'SIRET'; o_member: boolean; o_closed: boolean; r_id: number | null; r_code: string; r_name: string }>`
-    select o.id as o_id, o.code as o_code, o.name as o_name, o.type as o_type, o.member as o_member, o.closed as o_closed,
-           r.id as r_id, r.code as r_code, r.name as r_name
-    from (select 1) as one
-    left join organizations as o on o.id = ${row.organization_id}
-    left join lateral (
-      (select id, code, name from roles where id = ${row.role_id}) union all (select id, code, name from roles where code = ${row.role_code}) limit 1
-    ) as r on true`.execute(trx);
-  const found = rows[0]!;
-  return {
-    organization: found.o_id === null ? null : { id: found.o_id, code: found.o_code, name: found.o_name, type: found.o_type, member: found.o_member, closed: found.o_closed },
-    role: found.r_id === null ? null : { id: found.r_id, code: found.r_code, name: found.r_name },
-  };
 }

@@ -2,23 +2,21 @@
 // approve, reject (cancelling and a person's own requests: invitations-requester.service.ts). Each write is one
 // unit of work holding its audit entries and its e-mails (outbox); a failure leaves no trace. A decision moves
 // only a pending request within its period (the request-lifecycle machine): of two deciders, exactly one wins.
-import type { Transaction } from 'kysely';
-import type { Actor } from '../../core/actor.ts';
+import { personAuthor, type Actor } from '../../core/actor.ts';
 import { conflict, invalid, notFound, unavailable } from '../../core/errors.ts';
 import { newAccessRefusal } from '../organizations/organizations.policy.ts';
-import type { Database, InvitationRow } from '../../db/schema.ts';
+import type { InvitationRow } from '../../db/schema.ts';
 import { inTransaction, type StepLog } from '../../db/unit-of-work.ts';
 import { IdentityDirectoryError, IdentityTakenError } from '../../identity/directory.ts';
 import { accountInvitationMail, invitationApprovedMail, invitationRejectedMail, type InvitationMailInput } from '../../mail/templates.ts';
 import { writeAudit, writeAudits } from '../audit/audit.repository.ts';
 import { requireWithinCreationLimit } from '../audit/creation-limit.service.ts';
 import type { ServiceDeps } from '../services.ts';
-import { grantRole, grantRoleCounting, insertUser, lockUserByEmail, setAuthId } from '../users/users-write.repository.ts';
-import { loadAssignments } from '../users/users-read.repository.ts';
+import { grantRole, grantRoleCounting, insertUser, setAuthId } from '../users/users-write.repository.ts';
 import { isUniqueViolation, WRITE_MESSAGES } from '../users/users.errors.ts';
 import { INPUT_MESSAGES, MAX_ROLES_PER_USER } from '../users/users.input.ts';
+import { decideApproval, decideRequest, type Decision } from './invitations-decision.repository.ts';
 import {
-  decidePending,
   findInvitation,
   findOrganizationByCode,
   findOrganizationById,
@@ -26,8 +24,6 @@ import {
   findUserByEmail,
   insertInvitation,
   listInvitations,
-  lockInvitation,
-  organizationAndRoleOf,
   type OrganizationRef,
 } from './invitations.repository.ts';
 import {
@@ -96,16 +92,18 @@ function directoryRefusal(error: unknown): unknown {
 
 export function invitationsService(deps: ServiceDeps) {
   const { db, directory, outbox } = deps;
-  const decider = (actor: Actor) => ({ userId: actor.userId, email: actor.email });
+  const decider = (actor: Actor) => personAuthor(actor);
 
   /**
-   * A decision's first step: the request locked, and the move asked of the request-lifecycle machine (409 for
-   * one no longer pending, cancelled or past its period). The conditional update after it still wins only once.
+   * A decision's request, as decided: 404 for none, then the move asked of the request-lifecycle machine on the
+   * request as it was found (409 for one no longer pending, cancelled or past its period: the transaction, rolled
+   * back, undoes the decision), and 409 when another decider won (invitations-decision.repository.ts).
    */
-  async function requireDecidable(trx: Transaction<Database>, id: number, actor: Actor, move: PersonMove): Promise<void> {
-    const found = await lockInvitation(trx, id);
-    if (!found) throw notFound(REFUSALS.notFound);
-    requireMove(found, move, actor, deps.now(), deps.requests.expiryDays);
+  function requireDecided<D extends Decision>(decision: D | null, actor: Actor, move: PersonMove): D & { decided: InvitationRow } {
+    if (!decision) throw notFound(REFUSALS.notFound);
+    requireMove(decision.found, move, actor, deps.now(), deps.requests.expiryDays);
+    if (!decision.decided) throw conflict(REFUSALS.alreadyDecided);
+    return decision as D & { decided: InvitationRow };
   }
 
   /**
@@ -192,10 +190,10 @@ export function invitationsService(deps: ServiceDeps) {
           db,
           async (uow) => {
             const { trx } = uow;
-            await requireDecidable(trx, id, actor, 'request.approve');
-            const row = await decidePending(trx, id, decider(actor), { status: 'APPROVED' });
-            if (!row) throw conflict(REFUSALS.alreadyDecided);
-            const { organization, role } = await organizationAndRoleOf(trx, row);
+            // The request, what it gives and the invitee's account (locked: it cannot be deleted or changed under
+            // this approval), read and decided in one statement.
+            const decision = requireDecided(await decideApproval(trx, id, decider(actor)), actor, 'request.approve');
+            const { decided: row, organization, role, invitee: existing } = decision;
             if (!organization) throw conflict(REFUSALS.organizationGone);
             if (!role) throw conflict(REFUSALS.roleGone);
             // Closed or no longer a member since the request was made: no new role there (the request stays pending).
@@ -203,12 +201,12 @@ export function invitationsService(deps: ServiceDeps) {
             if (refusal) throw conflict(refusal);
 
             const email = row.invitee_email;
-            // Locked: the account cannot be deleted or changed under this approval.
-            const existing = await lockUserByEmail(trx, email);
             requireSameInviteeAccount(row.invitee_user_id, existing?.id ?? null);
             const inheritsToChildren = organization.type === 'SIREN';
             const grant = { organizationId: organization.id, organizationCode: organization.code, roleCode: role.code, inheritsToChildren };
             let user = existing;
+            // The organizations the person holds roles on with this approval (none read for an account it creates).
+            let held: string[] = [];
             if (!user) {
               if (row.invitation_type !== 'NEW_ADMIN') throw conflict(REFUSALS.noAccount(email));
               const profile = profileOf(row.metadata);
@@ -228,13 +226,13 @@ export function invitationsService(deps: ServiceDeps) {
             } else {
               requireInviteeNotBackOffice(user.user_type, email);
               // Spec §5 / §9: at most 5 distinct roles, counted with the one just given; the user's version bumped with it.
-              const held = await grantRoleCounting(trx, { userId: user.id, organizationId: organization.id, roleId: role.id, inheritsToChildren });
-              if (held > MAX_ROLES_PER_USER) throw conflict(INPUT_MESSAGES.tooManyRoles);
+              const granted = await grantRoleCounting(trx, { userId: user.id, organizationId: organization.id, roleId: role.id, inheritsToChildren });
+              if (granted.roles > MAX_ROLES_PER_USER) throw conflict(INPUT_MESSAGES.tooManyRoles);
+              held = granted.organizationIds;
             }
             const userCreated = !existing;
             const by = decider(actor);
             // The entry about the person concerns every organization they belong to now, the new one first.
-            const held = userCreated ? [] : (await loadAssignments(trx, [user.id])).map((a) => a.organizationId);
             const person = { organizationIds: [organization.id, ...held], subject: { name: `${user.first_name} ${user.last_name}`, emails: [email] } };
             await writeAudits(trx, [
               userCreated
@@ -293,9 +291,7 @@ export function invitationsService(deps: ServiceDeps) {
         db,
         async (uow) => {
           const { trx } = uow;
-          await requireDecidable(trx, id, actor, 'request.reject');
-          const row = await decidePending(trx, id, decider(actor), { status: 'REJECTED', rejection_reason: reason });
-          if (!row) throw conflict(REFUSALS.alreadyDecided);
+          const { decided: row } = requireDecided(await decideRequest(trx, id, decider(actor), { status: 'REJECTED', rejection_reason: reason }), actor, 'request.reject');
           await writeAudit(trx, {
             actor: decider(actor),
             action: 'invitation.reject',

@@ -5,6 +5,8 @@ import type { Database, UserType } from '../../db/schema.ts';
 interface ActorRow {
   id: string;
   email: string;
+  first_name: string;
+  last_name: string;
   is_active: boolean;
   user_type: UserType;
   /** A back-office account's permissions; null for an organization user. */
@@ -21,7 +23,7 @@ interface ActorRow {
  */
 export async function loadActor(db: Kysely<Database>, subject: string): Promise<Actor | null> {
   const { rows } = await sql<ActorRow>`
-    select u.id, u.email, u.is_active, u.user_type,
+    select u.id, u.email, u.first_name, u.last_name, u.is_active, u.user_type,
       case when u.user_type = 'BACKOFFICE' then
         array(select up.permission_code from user_permissions as up where up.user_id = u.id) end as permissions,
       case when u.user_type <> 'BACKOFFICE' then
@@ -42,7 +44,7 @@ export async function loadActor(db: Kysely<Database>, subject: string): Promise<
   const user = rows[0];
   if (!user) return null;
   const isBackOffice = user.user_type === 'BACKOFFICE';
-  const who = { userId: user.id, email: user.email, isActive: user.is_active, userType: user.user_type, isBackOffice };
+  const who = { userId: user.id, email: user.email, name: `${user.first_name} ${user.last_name}`, isActive: user.is_active, userType: user.user_type, isBackOffice };
   if (isBackOffice) {
     return { ...who, permissions: new Set(user.permissions ?? []), scope: null, parentIds: null, permissionScopes: null, roleCodes: new Set() };
   }

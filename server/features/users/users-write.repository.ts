@@ -101,16 +101,6 @@ export async function deleteUserRows(trx: Transaction<Database>, userId: string)
   await trx.deleteFrom('users').where('id', '=', userId).execute();
 }
 
-/** The portal account of an e-mail (case-insensitive), locked for the caller's transaction. */
-export async function lockUserByEmail(trx: Transaction<Database>, email: string) {
-  return trx
-    .selectFrom('users')
-    .select(['id', 'user_type', 'first_name', 'last_name'])
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-    .forUpdate()
-    .executeTakeFirst();
-}
-
 export interface Grant {
   userId: string;
   organizationId: string;
@@ -135,22 +125,26 @@ export async function grantRole(trx: Transaction<Database>, grant: Grant): Promi
 }
 
 /**
- * Gives a role to an existing user, bumps their version, and answers how many distinct roles they then hold,
- * in one statement (it does not see its own insert: the roles held before, and the one it returns).
+ * Gives a role to an existing user, bumps their version, and answers how many distinct roles they then hold and on
+ * which organizations, in one statement (it does not see its own insert: the assignments held before, and the one it
+ * returns).
  */
-export async function grantRoleCounting(trx: Transaction<Database>, grant: Grant): Promise<number> {
+export async function grantRoleCounting(trx: Transaction<Database>, grant: Grant): Promise<{ roles: number; organizationIds: string[] }> {
   const held = await trx
-    .with('given', (qc) => granted(qc as unknown as Kysely<Database>, grant).returning('role_id'))
+    .with('given', (qc) => granted(qc as unknown as Kysely<Database>, grant).returning(['role_id', 'organization_id']))
     .with('bumped', (qc) => qc.updateTable('users').set({ version: sql<number>`version + 1`, updated_at: sql<Date>`now()` }).where('id', '=', grant.userId).returning('id'))
     .selectFrom((eb) =>
       eb
         .selectFrom('role_assignments')
-        .select('role_assignments.role_id')
+        .select(['role_assignments.role_id', 'role_assignments.organization_id'])
         .where('role_assignments.user_id', '=', grant.userId)
-        .unionAll(eb.selectFrom('given').select('given.role_id'))
+        .unionAll(eb.selectFrom('given').select(['given.role_id', 'given.organization_id']))
         .as('held'),
     )
-    .select((eb) => eb.fn.count<number>('held.role_id').distinct().as('roles'))
+    .select((eb) => [
+      eb.fn.count<number>('held.role_id').distinct().as('roles'),
+      sql<string[]>`array_agg(distinct held.organization_id)`.as('organization_ids'),
+    ])
     .executeTakeFirstOrThrow();
-  return Number(held.roles);
+  return { roles: Number(held.roles), organizationIds: held.organization_ids };
 }
