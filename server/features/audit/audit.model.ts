@@ -3,7 +3,10 @@ import type { AuditAction, AuditEntityType, JsonValue } from '../../db/schema.ts
 import { isIndexedGram } from '../../core/search-fold.ts';
 
 export interface AuditEntry {
-  /** `name`: the author's name when no person is (the portal's own jobs: 'Système'); a person's is read from users. */
+  /**
+   * `name`: the author's name when no person is (the portal's own jobs: 'Système'); a person's as the request loaded it
+   * (Actor.name), else read from users; none once their account is gone.
+   */
   actor: { userId: string | null; email: string | null; name?: string | null };
   action: AuditAction;
   entityType: AuditEntityType;

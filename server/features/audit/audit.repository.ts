@@ -11,8 +11,8 @@ export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, 
 
 /**
  * Writes these audit entries, in this order, in the transaction of the change they record, with every organization
- * each concerns and its SIREN: one statement. An author the request loaded is named as loaded (Actor.name); another
- * person's name is read first (one statement more).
+ * each concerns and its SIREN: one statement. An author the request loaded is named as loaded (Actor.name), while
+ * their account exists; another person's name is read first (one statement more).
  */
 export async function writeAudits(trx: Transaction<Database> | Kysely<Database>, entries: readonly AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
@@ -33,6 +33,9 @@ export async function writeAudits(trx: Transaction<Database> | Kysely<Database>,
       // The person's name, or for a request its invitee's e-mail ('demande n° 36 de …').
       subjectName: entry.subject?.name ?? entry.subject?.emails?.find((e) => typeof e === 'string') ?? null,
       searchText: entrySearchText(actorName, entry),
+      // The same without the author's name: kept when the author's account is gone by the time of writing (erased
+      // under a request still running), as a name read from users would have been missing.
+      searchTextUnnamed: entrySearchText(null, entry),
       subjectSearchText: entrySubjectSearchText(entry),
     };
   });
@@ -44,12 +47,16 @@ export async function writeAudits(trx: Transaction<Database> | Kysely<Database>,
       select * from unnest(${column('actorId')}::uuid[], ${column('actorEmail')}::text[], ${entries.map((e) => e.action)}::text[],
         ${entries.map((e) => e.entityType)}::text[], ${entries.map((e) => String(e.entityId))}::text[], ${column('organizationId')}::uuid[],
         ${column('changes')}::jsonb[], ${column('actorName')}::text[], ${column('subjectName')}::text[], ${column('searchText')}::text[],
-        ${column('subjectSearchText')}::text[])
-        with ordinality as e (actor_id, actor_email, action, entity_type, entity_id, organization_id, changes, actor_name, subject_name, search_text, subject_search_text, n)
+        ${column('searchTextUnnamed')}::text[], ${column('subjectSearchText')}::text[])
+        with ordinality as e (actor_id, actor_email, action, entity_type, entity_id, organization_id, changes, actor_name, subject_name, search_text,
+          search_text_unnamed, subject_search_text, n)
+    ), named as (
+      select e.*, e.actor_id is null or exists (select 1 from users as u where u.id = e.actor_id) as author_known from entry as e
     ), inserted as (
       insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, organization_id, changes, actor_name, subject_name, search_text, subject_search_text)
-      select actor_id, actor_email, action, entity_type, entity_id, organization_id, changes, actor_name, subject_name, search_text, subject_search_text
-      from entry order by n
+      select actor_id, actor_email, action, entity_type, entity_id, organization_id, changes, case when author_known then actor_name end, subject_name,
+        case when author_known then search_text else search_text_unnamed end, subject_search_text
+      from named order by n
       returning id, at, action
     ), numbered as (
       select id, at, action, row_number() over (order by id) as n from inserted

@@ -1,5 +1,6 @@
 // Writing journal entries (audit.repository.ts writeAudits): several entries in one statement, each with its own
-// organizations and their SIRENs, its author named as the request loaded them or as the users table names them.
+// organizations and their SIRENs, its author named as the request loaded them or as the users table names them, and
+// not named once their account is gone.
 // Both backends.
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,16 @@ for (const backend of backends) {
       expect(of(entries[0]!.id)).toEqual([[siret.id, siret.parent_id], [sirens[1]!.id, sirens[1]!.id]].sort());
       expect(of(entries[1]!.id)).toEqual([]);
       expect(of(entries[2]!.id)).toEqual([[sirens[0]!.id, sirens[0]!.id]]);
+    });
+
+    it("names no author whose account is gone by the time of writing, as the users table would not have (an erasure under a running request)", async () => {
+      const marker = `parti-${Date.now()}`;
+      const gone = { userId: '0b5e9d1c-0000-4000-8000-000000000001', email: 'parti@exemple.fr', name: 'Personne Effacée' };
+      await writeAudits(db(), [{ actor: gone, action: 'user.update', entityType: 'user', entityId: marker, changes: {} }]);
+      const entry = await db().selectFrom('audit_log').select(['actor_name', 'search_text']).where('entity_id', '=', marker).executeTakeFirstOrThrow();
+      expect(entry.actor_name).toBeNull();
+      expect(entry.search_text).not.toContain('effacee');
+      expect(entry.search_text).toContain('parti@exemple.fr');
     });
 
     it("reads an author's name from the users table when the request did not load it", async () => {
