@@ -28,4 +28,17 @@ describe('the moves the server asks of it', () => {
     expect(canMoveRequest('PENDING', 'request.approve', { ...backOffice, holdsUserCreate: false })).toBe(false);
     expect(canMoveRequest('PENDING', 'request.cancel', { ...backOffice, holdsUserCreate: false })).toBe(false);
   });
+
+  it('answers as the machine for every status, move and kind of person, asked again (its answers are kept)', () => {
+    const statuses: RequestStatus[] = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED'];
+    const types = ['request.approve', 'request.reject', 'request.cancel'] as const;
+    const movers = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => ({ isBackOffice: (bits & 1) > 0, holdsUserCreate: (bits & 2) > 0, isRequester: (bits & 4) > 0 }));
+    for (let round = 0; round < 2; round++) {
+      for (const status of statuses) {
+        for (const type of types) {
+          for (const by of movers) expect(canMoveRequest(status, type, by), `${status} ${type} ${JSON.stringify(by)}`).toBe(nextRequestStatus(status, { type, by }) !== null);
+        }
+      }
+    }
+  });
 });
