@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorBody, fieldErrorsFromValidation } from '../../server/api/errors.ts';
 import { MESSAGES } from '../../rules/validation.ts';
+import { conflict, DomainError } from '../../server/core/errors.ts';
 
 describe('API error bodies', () => {
   it('names the field of a missing property, an unknown one and a bad value, in French', () => {
@@ -53,5 +54,15 @@ describe('API error bodies', () => {
   it('answers { error, message, fieldErrors, requestId } and leaves fieldErrors out when there are none', () => {
     expect(errorBody(409, 'Déjà traitée.', 'req-1')).toEqual({ error: 'Conflict', message: 'Déjà traitée.', requestId: 'req-1' });
     expect(errorBody(400, 'Requête invalide.', 'req-2', [{ field: 'body.email', message: 'x' }])).toMatchObject({ error: 'BadRequest', fieldErrors: [{ field: 'body.email' }] });
+  });
+});
+
+describe('refusals (server/core/errors.ts)', () => {
+  it('carry no stack, being answers rather than faults, and leave the stacks of errors made after them whole', () => {
+    const refusal = conflict('Cette demande a déjà été traitée.');
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect(refusal.message).toBe('Cette demande a déjà été traitée.');
+    expect(refusal.stack).toBe('DomainError: Cette demande a déjà été traitée.');
+    expect(new Error('panne').stack!.split('\n').length).toBeGreaterThan(1);
   });
 });
