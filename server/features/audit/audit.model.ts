@@ -144,19 +144,3 @@ export function addressParts(term: string): { local: string; domain: string } | 
   const domain = after.slice(0, end).join('');
   return local && domain ? { local, domain } : null;
 }
-
-/**
- * The strings starting with `prefix`, as a range PostgreSQL's text_pattern_ops compares byte by byte (UTF-8 keeps the
- * characters' order): from the prefix itself, up to (not including) the first string greater than all of them, the
- * prefix with its last character that can grow grown by one (past the surrogates), or none when no character can. Pure.
- */
-export function prefixRange(prefix: string): { from: string; to: string | null } {
-  const points = [...prefix].map((c) => c.codePointAt(0)!);
-  for (let i = points.length - 1; i >= 0; i--) {
-    if (points[i]! < 0x10ffff) {
-      const next = points[i]! + 1 === 0xd800 ? 0xe000 : points[i]! + 1;
-      return { from: prefix, to: String.fromCodePoint(...points.slice(0, i), next) };
-    }
-  }
-  return { from: prefix, to: null };
-}

@@ -5,7 +5,8 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addressParts, prefixRange } from '../../../server/features/audit/audit.model.ts';
+import { addressParts } from '../../../server/features/audit/audit.model.ts';
+import { prefixRange } from '../../../server/db/like.ts';
 import { PREPARE_ANYWAY } from '../../../server/db/database.ts';
 import { countJournalEntries, journalPageIds, listJournalPage, type JournalWhere } from '../../../server/features/audit/audit-list.repository.ts';
 import { containsPattern } from '../../../server/db/like.ts';
