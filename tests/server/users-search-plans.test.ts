@@ -11,7 +11,7 @@ import { searchCondition } from '../../server/features/users/users-search-term.r
 import { heldWords } from '../../server/features/users/users-search-words.repository.ts';
 import { searchTerm } from '../../server/features/users/users-search.repository.ts';
 import { backends, createSeededTestDatabase, type TestDatabase } from './db/test-databases.ts';
-import { preparedName } from '../../server/db/database.ts';
+import { PREPARE_ANYWAY } from '../../server/db/database.ts';
 import { capturing, keptPlan, keptPlanRuns } from './support/plans.ts';
 
 class Undone extends Error {}
@@ -58,7 +58,8 @@ for (const backend of backends) {
       // Planned at each request, the page's statement of an address cost 1 to 2 ms of planning for 0.25 ms of reading
       // at 1M users: the address's values are unseen by the planner, its parts ranges of their index (startsWith).
       const statement = query();
-      expect(preparedName(statement.sql)).not.toBeNull();
+      // Prepared whatever its LIKE (database.ts preparedName; the names' map is shared by the test files of a worker).
+      expect(statement.sql).toContain(PREPARE_ANYWAY);
       expect(await keptPlanRuns(testDb.handle, statement)).toBeGreaterThan(0);
       const plan = await keptPlan(testDb.handle, statement, { settings: ['enable_seqscan = off'] });
       expect(plan).toMatch(/user_search_email_parts_idx/);
