@@ -20,7 +20,19 @@ function describe(violation: Result): string {
  * The failure is soft: a walk through many screens goes on and reports every screen with violations at once.
  */
 export async function expectNoAxeViolations(page: Page, where: string): Promise<void> {
+  await settled(page);
   const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
   const report = results.violations.map(describe).join('\n');
   expect.soft(results.violations.length, `axe-core found ${results.violations.length} violation(s) on ${where} (${page.url()}):\n${report}`).toBe(0);
+}
+
+/**
+ * A screen is judged once settled: nothing still loading (aria-busy) and no CSS transition running. A users table
+ * dims while a search loads and fades back in after it (transition-opacity): judged mid-way, its headers measured a
+ * contrast of 3.26:1 (a clean-clone run of 2026-11-28). Bounded: a screen busy on purpose is judged as it is after 3 s.
+ */
+async function settled(page: Page): Promise<void> {
+  await page
+    .waitForFunction(() => !document.querySelector('[aria-busy="true"]') && document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'), undefined, { timeout: 3_000 })
+    .catch(() => undefined);
 }
