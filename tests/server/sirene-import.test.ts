@@ -8,6 +8,7 @@ import { migrate } from '../../server/db/migrate.ts';
 import { sireneImportService, type SireneFiles } from '../../server/features/organizations/sirene-import.service.ts';
 import { SireneFileError, type SireneImportCounts } from '../../server/features/organizations/sirene.model.ts';
 import { backends, createSeededTestDatabase, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
+import { migratedTestDatabase } from './support/migrated-database.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/sirene/', import.meta.url));
 const fixture = (name: string) => path.join(FIXTURES, name);
@@ -168,12 +169,9 @@ describe.each(backends)('Sirene import on $name', (backend) => {
   // Files that stop the import change nothing: one migrated database serves them all (a database migrated for each
   // took 3 s on PGlite).
   describe('on one migrated database, files that stop the import', () => {
-    beforeAll(async () => {
-      db = await createTestDatabase(backend);
-      await migrate(db.handle);
-    }, 60_000);
-    afterAll(async () => {
-      await db?.dispose();
+    const migrated = migratedTestDatabase(backend);
+    beforeAll(() => {
+      db = migrated();
     });
 
     const malformed: [string, keyof SireneFiles, string, (line: string, n: number) => string, number, RegExp][] = [

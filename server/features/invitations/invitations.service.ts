@@ -92,7 +92,6 @@ function directoryRefusal(error: unknown): unknown {
 
 export function invitationsService(deps: ServiceDeps) {
   const { db, directory, outbox } = deps;
-  const decider = (actor: Actor) => personAuthor(actor);
 
   /**
    * A decision's request, as decided: 404 for none, then the move asked of the request-lifecycle machine on the
@@ -157,9 +156,9 @@ export function invitationsService(deps: ServiceDeps) {
       try {
         return await inTransaction(db, async ({ trx }) => {
           await requireWithinCreationLimit(trx, actor, 'invitation', deps.creationLimits);
-          const row = await insertInvitation(trx, { inviteeEmail, invitationType: body.invitationType, organization, role, sender: decider(actor), metadata: body.metadata ?? null });
+          const row = await insertInvitation(trx, { inviteeEmail, invitationType: body.invitationType, organization, role, sender: personAuthor(actor), metadata: body.metadata ?? null });
           await writeAudit(trx, {
-            actor: decider(actor),
+            actor: personAuthor(actor),
             action: 'invitation.create',
             entityType: 'invitation',
             entityId: row.id,
@@ -192,7 +191,7 @@ export function invitationsService(deps: ServiceDeps) {
             const { trx } = uow;
             // The request, what it gives and the invitee's account (locked: it cannot be deleted or changed under
             // this approval), read and decided in one statement.
-            const decision = requireDecided(await decideApproval(trx, id, decider(actor)), actor, 'request.approve');
+            const decision = requireDecided(await decideApproval(trx, id, personAuthor(actor)), actor, 'request.approve');
             const { decided: row, organization, role, invitee: existing } = decision;
             if (!organization) throw conflict(REFUSALS.organizationGone);
             if (!role) throw conflict(REFUSALS.roleGone);
@@ -231,7 +230,7 @@ export function invitationsService(deps: ServiceDeps) {
               held = granted.organizationIds;
             }
             const userCreated = !existing;
-            const by = decider(actor);
+            const by = personAuthor(actor);
             // The entry about the person concerns every organization they belong to now, the new one first.
             const person = { organizationIds: [organization.id, ...held], subject: { name: `${user.first_name} ${user.last_name}`, emails: [email] } };
             await writeAudits(trx, [
@@ -291,9 +290,9 @@ export function invitationsService(deps: ServiceDeps) {
         db,
         async (uow) => {
           const { trx } = uow;
-          const { decided: row } = requireDecided(await decideRequest(trx, id, decider(actor), { status: 'REJECTED', rejection_reason: reason }), actor, 'request.reject');
+          const { decided: row } = requireDecided(await decideRequest(trx, id, personAuthor(actor), { status: 'REJECTED', rejection_reason: reason }), actor, 'request.reject');
           await writeAudit(trx, {
-            actor: decider(actor),
+            actor: personAuthor(actor),
             action: 'invitation.reject',
             entityType: 'invitation',
             entityId: row.id,

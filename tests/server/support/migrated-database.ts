@@ -9,7 +9,8 @@ import { createTestDatabase, type Backend, type TestDatabase } from '../db/test-
 export const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 export const DAY = 24 * 3600_000;
 
-export function migratedDatabase(backend: Backend, emptied: readonly (keyof Database)[]) {
+/** For the describe block that calls it: a migrated database of its own, made before its tests and disposed after them. */
+export function migratedTestDatabase(backend: Backend): () => TestDatabase {
   let testDb: TestDatabase;
   beforeAll(async () => {
     testDb = await createTestDatabase(backend);
@@ -18,8 +19,13 @@ export function migratedDatabase(backend: Backend, emptied: readonly (keyof Data
   afterAll(async () => {
     await testDb?.dispose();
   });
+  return () => testDb;
+}
+
+export function migratedDatabase(backend: Backend, emptied: readonly (keyof Database)[]) {
+  const testDb = migratedTestDatabase(backend);
   beforeEach(async () => {
-    for (const table of [...emptied, 'scheduled_jobs' as const]) await testDb.handle.db.deleteFrom(table).execute();
+    for (const table of [...emptied, 'scheduled_jobs' as const]) await testDb().handle.db.deleteFrom(table).execute();
   });
-  return () => testDb.handle.db;
+  return () => testDb().handle.db;
 }
