@@ -355,8 +355,15 @@ export function seedSteps(plan: BenchPlan, options: { fastLoad: boolean }): Seed
             from users u where u.id = s.id and not s.folded;
             select recount_search_grams(); update user_search_backfill set done = true`,
     },
-    // The words of every user and their counts (migration 0039), from scratch.
-    { label: 'search words', sql: 'select rebuild_search_words()' },
+    // The roles each user holds on their search row (migration 0040), then the words of every user with them and
+    // their counts (migration 0039), then the counts within roles, from scratch.
+    {
+      label: 'search words',
+      sql: `update user_search s set roles = x.roles
+              from (select user_id, array_agg(distinct role_id order by role_id) as roles from role_assignments group by 1) as x
+              where s.id = x.user_id and s.roles is distinct from x.roles;
+            select rebuild_search_words(); select rebuild_search_roles()`,
+    },
     {
       label: 'indexes rebuilt',
       sql: `do $$ declare r record; begin for r in select definition from bench_index loop execute r.definition; end loop; end $$`,

@@ -270,6 +270,8 @@ export interface UserSearchTable {
   name_key: string | null;
   email_key: string | null;
   last_login_at: Date | null;
+  /** The ids of the roles the user holds, sorted (migration 0040). */
+  roles: Generated<number[]>;
 }
 
 /** Where the backfill of migration 0019 stands (one row). */
@@ -294,6 +296,8 @@ export interface UserSearchWordsTable {
   is_active: boolean;
   name_key: string;
   email_key: string;
+  /** Its user's roles (migration 0040). */
+  roles: number[];
 }
 
 /** How many users (inactive_only: inactive users) hold each word, per connection (migration 0039). */
@@ -303,6 +307,14 @@ export interface UserSearchWordCountsTable {
   backend: number;
   n: ColumnType<number, number, number>;
 }
+
+/** How many users (inactive_only: inactive users) holding a role hold each string of 1 to 3 characters, or each word, per connection (migration 0040). */
+export type UserSearchRoleCountsTable<K extends 'gram' | 'word'> = { [key in K]: string } & {
+  role_id: number;
+  inactive_only: boolean;
+  backend: number;
+  n: ColumnType<number, number, number>;
+};
 
 /** Migration 0020: what the organizations' search reads, kept by triggers on organizations (read only). */
 export interface OrganizationSearchTable {
@@ -416,6 +428,9 @@ export interface Database {
   user_search_words: UserSearchWordsTable;
   user_search_word_counts: UserSearchWordCountsTable;
   user_search_words_backfill: UserSearchBackfillTable;
+  user_search_gram_role_counts: UserSearchRoleCountsTable<'gram'>;
+  user_search_word_role_counts: UserSearchRoleCountsTable<'word'>;
+  user_search_roles_backfill: UserSearchBackfillTable;
   user_permissions: UserPermissionsTable;
   role_assignments: RoleAssignmentsTable;
   invitations: InvitationsTable;

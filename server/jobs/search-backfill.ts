@@ -1,14 +1,17 @@
 // Folds the users' search rows migration 0019 found (their accents and case, and their counts of short strings), then
-// writes the words of the users migration 0039 found, in batches of `batchSize` rows, each its own short transaction,
-// until `runMs` has passed (one batch at least); the rest waits for the next run. Once through, a run costs two reads.
-// Until the folding is through the search keeps its former meaning too and counts its totals; until the words are
-// written it does not read them (server/features/users/users-search.repository.ts).
+// writes the words of the users migration 0039 found, then the roles of those migration 0040 found, in batches of
+// `batchSize` rows, each its own short transaction, until `runMs` has passed (one batch at least); the rest waits for
+// the next run. Once through, a run costs three reads. Until the folding is through the search keeps its former
+// meaning too and counts its totals; until the words are written it does not read them, nor the roles until they are
+// (server/features/users/users-search.repository.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import {
   backfillSearchBatch,
+  backfillSearchRolesBatch,
   backfillSearchWordsBatch,
   searchBackfillState,
+  searchRolesBackfillState,
   searchWordsBackfillState,
   type SearchBackfillState,
 } from '../features/users/users-search-backfill.repository.ts';
@@ -25,6 +28,8 @@ export function searchBackfillJob({ db, batchSize = 1_000, runMs = 50_000 }: { d
       const phases: [() => Promise<SearchBackfillState>, (afterId: string | null) => Promise<string | null>][] = [
         [() => searchBackfillState(db), (afterId) => backfillSearchBatch(db, afterId, batchSize)],
         [() => searchWordsBackfillState(db), (afterId) => backfillSearchWordsBatch(db, afterId, batchSize)],
+        // The roles on the words: after them.
+        [() => searchRolesBackfillState(db), (afterId) => backfillSearchRolesBatch(db, afterId, batchSize)],
       ];
       for (const [state, batch] of phases) {
         let { afterId, done } = await state();

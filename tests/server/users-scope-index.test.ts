@@ -37,11 +37,12 @@ for (const backend of backends) {
       const clinic = await db().selectFrom('organizations').select('id').where('type', '=', 'SIREN').orderBy('code').executeTakeFirstOrThrow();
       const role = await db().selectFrom('roles').select('id').orderBy('code').executeTakeFirstOrThrow();
       // Enough people, spread over the organizations and analyzed, for the planner to tell one reach from any reach.
-      // Written without the API's statement timeout (exec): 20,000 users' search words take seconds on a slow machine.
+      // Written without the API's statement timeout (exec): 20,000 users' search words and roles take seconds on a slow machine.
       await testDb.handle.exec(`insert into users (email, first_name, last_name, user_type) select 'portee' || i || '@exemple.fr', 'Prénom' || i, 'Nom' || i, 'ORGANIZATION' from generate_series(1, 20000) as i`);
-      await sql`insert into role_assignments (user_id, organization_id, role_id, inherits_to_children)
-        select u.id, o.id, ${role.id}, false from (select id, row_number() over (order by id) as n from users where email like 'portee%') u
-        join (select id, row_number() over (order by id) - 1 as k, count(*) over () as m from organizations) o on o.k = u.n % o.m`.execute(db());
+      // Their roles too (written on their search rows and words: migration 0040).
+      await testDb.handle.exec(`insert into role_assignments (user_id, organization_id, role_id, inherits_to_children)
+        select u.id, o.id, ${Number(role.id)}, false from (select id, row_number() over (order by id) as n from users where email like 'portee%') u
+        join (select id, row_number() over (order by id) - 1 as k, count(*) over () as m from organizations) o on o.k = u.n % o.m`);
       await sql`analyze users`.execute(db());
       await sql`analyze role_assignments`.execute(db());
       const { db: recording, statements } = capturing(db());

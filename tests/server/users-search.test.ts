@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../server/db/migrate.ts';
 import { seedDemoData } from '../../server/seed/seed.ts';
 import { searchFold } from '../../server/core/search-fold.ts';
-import { listUsersPage, sortKey, type UserListQuery, type UserSort } from '../../server/features/users/users-list.repository.ts';
+import { listUsersPage, type UserListQuery, type UserSort } from '../../server/features/users/users-list.repository.ts';
 import { searchBackfillJob } from '../../server/jobs/search-backfill.ts';
 import { searchTexts, WORD_SEPARATORS } from '../../server/features/users/users-search-words.model.ts';
 import type { Database } from '../../server/db/schema.ts';
 import { fixtures } from './support/fixtures.ts';
 import { EXACT, keptCopiesDiffering } from './support/kept-copies.ts';
+import { expectedSearch } from './support/search-expected.ts';
 import { capturing } from './support/plans.ts';
 import { compactListTotals, ListTotals } from '../../server/db/list-totals.ts';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
@@ -56,17 +57,7 @@ for (const backend of backends) {
     });
 
     /** The users a term finds by the issue's rule, folded here in TypeScript: the ids in the list's order. */
-    async function expected(term: string, query: Pick<UserListQuery, 'includeInactive' | 'sort' | 'order'>) {
-      const everyone = await db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'is_active']).execute();
-      const wanted = searchFold(term);
-      const ids = everyone
-        .filter((u) => (u.is_active || query.includeInactive) && (searchFold(`${u.first_name} ${u.last_name}`).includes(wanted) || searchFold(u.email).includes(wanted)))
-        .map((u) => u.id);
-      if (ids.length === 0) return [];
-      const direction = query.order === 'desc' ? sql.raw('desc') : sql.raw('asc');
-      const ordered = await db.selectFrom('users').select('users.id').where('users.id', 'in', ids).orderBy(sortKey(query)).orderBy(sql`users.id ${direction}`).execute();
-      return ordered.map((r) => r.id);
-    }
+    const expected = (term: string, query: Pick<UserListQuery, 'includeInactive' | 'sort' | 'order'>) => expectedSearch(db, term, query);
 
     async function expectSameMeaning() {
       for (const term of TERMS) {

@@ -168,15 +168,27 @@ export interface ListUsersOptions {
 export async function listUsersPage(db: Kysely<Database>, query: UserListQuery, totals: ListTotals | null = null, options: ListUsersOptions = {}): Promise<UserListPage> {
   const search = query.search?.trim();
   const offset = pageOffset(query);
-  if (search && !query.organization && !query.roleCode && !query.scope && !query.userIds && !query.accountState) {
-    const searchQuery = { ...query, offset, term: searchTerm(search), everyone: () => countUnfiltered(db, { includeInactive: query.includeInactive }) };
-    // A page read from what a search kept (users-search-texts.repository.ts) holds only at the version it was kept at,
-    // read here with the rows: else the search is made again, without what it kept.
-    const kept = await searchRows(db, query, await searchPage(db, searchQuery, totals, options.searchAccess));
-    const { total, rows } = kept ?? (await searchRows(db, query, await searchPage(db, searchQuery, totals, options.searchAccess, { keptOutlook: false })))!;
-    return { ...withAssignments(rows), total };
+  if (search && !query.organization && !query.scope && !query.userIds && !query.accountState) {
+    // Within a role, as a search alone once every user's roles are on their words (migration 0040).
+    const role = query.roleCode ? await searchRole(db, query.roleCode) : undefined;
+    if (role === 'none') return { rows: [], assignments: [], total: 0 };
+    if (role !== null) {
+      const searchQuery = {
+        ...query,
+        offset,
+        term: searchTerm(search),
+        everyone: () => countUnfiltered(db, { includeInactive: query.includeInactive }),
+        ...(role === undefined ? {} : { roleId: role }),
+      };
+      // A page read from what a search kept (users-search-texts.repository.ts) holds only at the version it was kept at,
+      // read here with the rows: else the search is made again, without what it kept.
+      const kept = await searchRows(db, query, await searchPage(db, searchQuery, totals, options.searchAccess));
+      const { total, rows } = kept ?? (await searchRows(db, query, await searchPage(db, searchQuery, totals, options.searchAccess, { keptOutlook: false })))!;
+      return { ...withAssignments(rows), total };
+    }
   }
-  // A search within a role or an account state, which many users pass (not an organization nor a reach: few do).
+  // A search within an account state (or a role, until its backfill is through), which many users pass (not an
+  // organization nor a reach: few do).
   if (search && !query.organization && !query.scope && !query.userIds) query = { ...query, ...(await searchFirst(db, search, query.includeInactive, options.heldFirstAtMost)) };
   const total = await userTotal(db, query, totals);
   if (total === 0 || offset >= total) return { rows: [], assignments: [], total };
@@ -220,6 +232,18 @@ function othersThanSearch(db: Kysely<Database>, query: UserFilter): RawBuilder<b
   const { search: _, searchHeld: __, ...others } = query;
   const user = db.selectFrom('users').select(sql.lit(1).as('one')).where(sql<SqlBool>`users.id = p.id`).where((eb) => userFilter(eb, others));
   return sql<boolean>`exists (${user})`;
+}
+
+/**
+ * The role of a search within a role, found as a search alone (migration 0040): its id; 'none' when no role has that
+ * code (nobody holds it); null until every user's roles are written (the backfill): then the list's own way.
+ */
+async function searchRole(db: Kysely<Database>, roleCode: string): Promise<number | 'none' | null> {
+  const { rows } = await sql<{ ready: boolean; id: number | null }>`
+    select coalesce((select done from user_search_roles_backfill), false) as ready, (select id from roles where code = ${canonicalRoleCode(roleCode)}) as id`.execute(db);
+  const row = rows[0];
+  if (!row?.ready) return null;
+  return row.id === null ? 'none' : row.id;
 }
 
 /** Where a search with other filters starts: from the holders of its words or phrases (heldFirst), else along the list's order. */

@@ -1,5 +1,5 @@
 // Folding the users' search rows written before migration 0019, then writing the words of the users there before
-// migration 0039, in batches of short transactions (neither migration rewrites a row: at a million users a rewrite
+// migration 0039, then the roles of those there before migration 0040, in batches of short transactions (neither migration rewrites a row: at a million users a rewrite
 // would hold every write of users for its whole length). Each batch takes the next rows in id order, their counts
 // following through the triggers. Run by server/jobs/search-backfill.ts.
 import { sql, type Kysely } from 'kysely';
@@ -42,5 +42,20 @@ export async function searchWordsBackfillState(db: Kysely<Database>): Promise<Se
  */
 export async function backfillSearchWordsBatch(db: Kysely<Database>, afterId: string | null, size: number): Promise<string | null> {
   const { rows } = await sql<{ last_id: string | null }>`select backfill_search_words(${afterId}::uuid, ${size}) as last_id`.execute(db);
+  return rows[0]?.last_id ?? null;
+}
+
+/** Where the roles' backfill (migration 0040) stands. */
+export async function searchRolesBackfillState(db: Kysely<Database>): Promise<SearchBackfillState> {
+  const row = await db.selectFrom('user_search_roles_backfill').select(['after_id', 'done']).executeTakeFirst();
+  return { afterId: row?.after_id ?? null, done: row?.done ?? true };
+}
+
+/**
+ * The roles of one batch of users after `afterId` on their search rows and words, with their counts within roles, in
+ * one transaction: the last id it passed, or null when the backfill is through. No search within a role reads them before then.
+ */
+export async function backfillSearchRolesBatch(db: Kysely<Database>, afterId: string | null, size: number): Promise<string | null> {
+  const { rows } = await sql<{ last_id: string | null }>`select backfill_search_roles(${afterId}::uuid, ${size}) as last_id`.execute(db);
   return rows[0]?.last_id ?? null;
 }

@@ -57,10 +57,19 @@ function oneForm(text: string, s: RawBuilder<unknown>): RawBuilder<SqlBool> {
     or (${s}.email like '%@%@%' and strpos(${s}.email, ${unseenText(text)}) > 0)`;
 }
 
-/** Which users a search alone counts: active ones unless `includeInactive`, the caller left out when given. */
+/**
+ * Which users a search alone counts: active ones unless `includeInactive`, the caller left out when given; with
+ * `roleId`, only those holding that role (the list's 'Rôle' filter, once migration 0040's roles are written).
+ */
 export interface SearchScope {
   includeInactive: boolean;
   excludeUserId?: string;
+  roleId?: number;
+}
+
+/** ` and ` the row `s` (user_search or user_search_words: both hold the user's roles, migration 0040) holds the scope's role, or nothing. */
+export function holdsRole(s: RawBuilder<unknown>, scope: Pick<SearchScope, 'roleId'>): RawBuilder<unknown> {
+  return scope.roleId === undefined ? sql`` : sql` and ${s}.roles @> array[${scope.roleId}::int]`;
 }
 
 /**
@@ -70,22 +79,27 @@ export interface SearchScope {
  */
 export function searchTotal(term: SearchTerm, scope: SearchScope): RawBuilder<number> {
   const condition = searchCondition(term);
+  const s = sql.raw('s');
   const counted = sql<number>`(select count(*) from user_search as s
-    where (s.is_active or ${scope.includeInactive}) and ${condition}
+    where (s.is_active or ${scope.includeInactive}) and ${condition}${holdsRole(s, scope)}
     ${scope.excludeUserId ? sql`and s.id <> ${scope.excludeUserId}` : sql``})`;
   if (!isCountedTerm(term)) return counted;
   const self = scope.excludeUserId
-    ? sql`(select count(*) from user_search as s where s.id = ${scope.excludeUserId} and (s.is_active or ${scope.includeInactive}) and ${condition})`
+    ? sql`(select count(*) from user_search as s where s.id = ${scope.excludeUserId} and (s.is_active or ${scope.includeInactive}) and ${condition}${holdsRole(s, scope)})`
     : sql`0`;
   return sql<number>`(case when (select done from user_search_backfill)
-    then ${gramTotal(sql`${term.folded}`, scope.includeInactive)} - ${self}
+    then ${gramTotal(sql`${term.folded}`, scope.includeInactive, scope.roleId)} - ${self}
     else ${counted} end)`;
 }
 
-/** How many users (active ones only unless `includeInactive`) hold a string of one to three characters: everyone's count, less the inactive ones'. */
-export function gramTotal(gram: RawBuilder<unknown>, includeInactive: boolean): RawBuilder<number> {
-  return sql<number>`(select coalesce(sum(case when not g.inactive_only then g.n when ${includeInactive} then 0 else -g.n end), 0)
-    from user_search_gram_counts as g where g.gram = ${gram})`;
+/**
+ * How many users (active ones only unless `includeInactive`) hold a string of one to three characters: everyone's
+ * count, less the inactive ones'; with `roleId`, among the holders of that role (migration 0040).
+ */
+export function gramTotal(gram: RawBuilder<unknown>, includeInactive: boolean, roleId?: number): RawBuilder<number> {
+  const n = sql`coalesce(sum(case when not g.inactive_only then g.n when ${includeInactive} then 0 else -g.n end), 0)`;
+  if (roleId !== undefined) return sql<number>`(select ${n} from user_search_gram_role_counts as g where g.gram = ${gram} and g.role_id = ${roleId})`;
+  return sql<number>`(select ${n} from user_search_gram_counts as g where g.gram = ${gram})`;
 }
 
 /** A page of a search alone: the term, who is counted, the order, and how many users the list holds (asked for when needed). */
@@ -105,7 +119,7 @@ export interface SearchPageQuery extends SearchScope, SortOrder {
 export function walkedPage(query: SearchPageQuery & { reversed: boolean }): RawBuilder<{ id: string }> {
   return sql<{ id: string }>`(${sql.raw(PREPARE_ANYWAY)} select users.id from users
     where (users.is_active or ${query.includeInactive}) ${query.excludeUserId ? sql`and users.id <> ${query.excludeUserId}` : sql``}
-      and coalesce((select ${searchCondition(query.term)} from user_search as s where s.id = users.id), false)
+      and coalesce((select ${searchCondition(query.term)}${holdsRole(sql.raw('s'), query)} from user_search as s where s.id = users.id), false)
     order by ${sortKey(query, query.reversed)}, ${idOrder(query, query.reversed)}
     limit ${sql.lit(query.pageSize)} offset ${sql.lit(query.offset)})`;
 }

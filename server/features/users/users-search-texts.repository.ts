@@ -68,7 +68,8 @@ function pageOf(outlook: TextsOutlook, query: SearchPageQuery, kind: HeldKind, o
 /** The version a kept total holds at, if it is `total` (the one just read): else null, nothing to keep. */
 const versionOf = (kept: { version: number; total: number } | undefined, total: number) => (kept?.total === total ? kept.version : null);
 
-const outlookKey = (query: SearchPageQuery, kind: HeldKind) => `${kind}\u0000${query.term.folded}\u0000${query.includeInactive}\u0000${query.excludeUserId ?? ''}`;
+const outlookKey = (query: SearchPageQuery, kind: HeldKind) =>
+  `${kind}\u0000${query.term.folded}\u0000${query.includeInactive}\u0000${query.excludeUserId ?? ''}\u0000${query.roleId ?? ''}`;
 
 /**
  * A term found whole in the users' words or phrases (users-search.repository.ts searchPage): its total from the counts
@@ -125,7 +126,7 @@ function keepPage(outlook: TextsOutlook, key: string, ids: readonly string[]): v
  * and the texts hold at the same one. False until every user's words are written.
  */
 async function readTexts(db: Kysely<Database>, query: SearchPageQuery, kind: HeldKind, totals: ListTotals | null, outlook: TextsOutlook): Promise<boolean> {
-  const held = await heldWords(db, containsPattern(query.term.folded), kind, query.includeInactive);
+  const held = await heldWords(db, containsPattern(query.term.folded), kind, query.includeInactive, query.roleId);
   if (!held) return false;
   const texts = held.words;
   outlook.texts = texts;

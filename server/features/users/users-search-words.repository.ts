@@ -9,15 +9,16 @@ import type { Database } from '../../db/schema.ts';
 import { unseenText, unseenTexts } from '../../db/unseen.ts';
 import { holdersCountedBy, type HeldWord } from './users-search-words.model.ts';
 import { orderByKey, type SortOrder } from './users-sort.repository.ts';
+import { holdsRole, type SearchScope } from './users-search-term.repository.ts';
 
-/** Who a search counts: active users unless `includeInactive`, the caller left out when given. */
-interface Counted {
-  includeInactive: boolean;
-  excludeUserId?: string;
-}
+/** Who a search counts: active users unless `includeInactive`, the caller left out when given, the holders of `roleId` only when given. */
+type Counted = SearchScope;
 
 const countedHolder = (query: Counted) =>
-  sql`(p.is_active or ${query.includeInactive}) ${query.excludeUserId ? sql`and p.id <> ${query.excludeUserId}` : sql``}`;
+  sql`(p.is_active or ${query.includeInactive})${holdsRole(sql.raw('p'), query)} ${query.excludeUserId ? sql`and p.id <> ${query.excludeUserId}` : sql``}`;
+
+/** A word's holders (active ones only unless `includeInactive`) from the counts `c` of migration 0039, or of 0040 within a role. */
+const heldCount = (includeInactive: boolean) => sql`sum(case when not c.inactive_only then c.n when ${includeInactive} then 0 else -c.n end)`;
 
 /** The texts a term is looked for in: the users' words, or their phrases (migration 0039: a name, an e-mail up to its '@', from it). */
 export type HeldKind = 'words' | 'phrases';
@@ -27,22 +28,36 @@ const phraseCondition = (kind: HeldKind) => (kind === 'phrases' ? sql`search_phr
 
 /**
  * The words (or phrases) a LIKE pattern finds, each with how many users hold it (active ones only unless
- * `includeInactive`), most held first; and the users list's version in the same snapshot (keptTotal). Null until the
- * words of every user are written (the backfill of migration 0039, after 0019's): a word's holders are not all known yet.
+ * `includeInactive`; holders of `roleId` only when given), most held first; and the users list's version in the same
+ * snapshot (keptTotal). Null until the words of every user are written (the backfill of migration 0039, after 0019's):
+ * a word's holders are not all known yet. Within a role, the words are found in 0039's counts, and each one's holders
+ * within the role read from 0040's (the caller has checked its backfill is through).
  */
-export async function heldWords(db: Kysely<Database>, pattern: string, kind: HeldKind, includeInactive: boolean): Promise<{ words: HeldWord[]; version: number } | null> {
+export async function heldWords(
+  db: Kysely<Database>,
+  pattern: string,
+  kind: HeldKind,
+  includeInactive: boolean,
+  roleId?: number,
+): Promise<{ words: HeldWord[]; version: number } | null> {
   const phrase = phraseCondition(kind);
-  const n = sql`sum(case when not c.inactive_only then c.n when ${includeInactive} then 0 else -c.n end)`;
+  const n = heldCount(includeInactive);
+  const found =
+    roleId === undefined
+      ? sql`select c.word, ${n} as n from user_search_word_counts as c
+          where r.ready and c.word like ${unseenText(pattern)} and ${phrase}
+          group by c.word having ${n} > 0`
+      : sql`select t.word, h.n from (
+            select c.word from user_search_word_counts as c where r.ready and c.word like ${unseenText(pattern)} and ${phrase} group by c.word) as t
+          cross join lateral (select ${n} as n from user_search_word_role_counts as c where c.word = t.word and c.role_id = ${roleId}) as h
+          where h.n > 0`;
   // Prepared although it holds a LIKE: its plan (the pattern asked of the trigram index) is the same for any pattern,
   // which the planner does not see (unseenText): seen, it planned the statement again at every term (0.5 ms at 1M).
   const { rows } = await sql<{ ready: boolean; version: string; word: string | null; n: string | null }>`${sql.raw(PREPARE_ANYWAY)}
     select r.ready, r.version, w.word, w.n
     from (select coalesce((select done from user_search_words_backfill), false) and coalesce((select done from user_search_backfill), false) as ready,
                  ${listsVersion(['users'])} as version) as r
-    left join lateral (
-      select c.word, ${n} as n from user_search_word_counts as c
-      where r.ready and c.word like ${unseenText(pattern)} and ${phrase}
-      group by c.word having ${n} > 0) as w on true`.execute(db);
+    left join lateral (${found}) as w on true`.execute(db);
   if (!rows[0]?.ready) return null;
   const words = rows.filter((row) => row.word !== null).map((row) => ({ word: row.word!, n: Number(row.n) }));
   words.sort((a, b) => b.n - a.n || (a.word < b.word ? -1 : 1));
@@ -111,11 +126,14 @@ export function wordsTotal(db: Kysely<Database>, words: readonly HeldWord[], que
   }
   const word = unseenText(first.word);
   const self = query.excludeUserId
-    ? sql`(select count(*) from user_search_words as p where p.id = ${query.excludeUserId} and p.word = ${word} and (p.is_active or ${query.includeInactive}))`
+    ? sql`(select count(*) from user_search_words as p where p.id = ${query.excludeUserId} and p.word = ${word} and (p.is_active or ${query.includeInactive})${holdsRole(sql.raw('p'), query)})`
     : sql`0`;
+  const firstHolders =
+    query.roleId === undefined
+      ? sql`from user_search_word_counts as c where c.word = ${word}`
+      : sql`from user_search_word_role_counts as c where c.word = ${word} and c.role_id = ${query.roleId}`;
   return db.selectNoFrom(
-    sql<number>`(select coalesce(sum(case when not c.inactive_only then c.n when ${query.includeInactive} then 0 else -c.n end), 0)
-        from user_search_word_counts as c where c.word = ${word})
+    sql<number>`(select coalesce(${heldCount(query.includeInactive)}, 0) ${firstHolders})
       - ${self}
       + (select count(*) from (select distinct p.id from user_search_words as p where p.word = any(${texts(others)}) and ${countedHolder(query)}) as d
          where (select count(*) from user_search_words as q where q.id = d.id and q.word = ${word} and (q.is_active or ${query.includeInactive})) = 0)`.as('total'),

@@ -9,7 +9,7 @@ import { exactTotal, listsVersion, type ListTotals } from '../../db/list-totals.
 import { escapeLike } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
 import { orderByKey, searchSortKey } from './users-sort.repository.ts';
-import { gramTotal, isCountedTerm, isIndexedTerm, searchCondition, searchTotal, walkedPage, type SearchPageQuery, type SearchTerm } from './users-search-term.repository.ts';
+import { gramTotal, holdsRole, isCountedTerm, isIndexedTerm, searchCondition, searchTotal, walkedPage, type SearchPageQuery, type SearchTerm } from './users-search-term.repository.ts';
 import { textsPage, type SearchFound } from './users-search-texts.repository.ts';
 import { searchTexts } from './users-search-words.model.ts';
 
@@ -89,7 +89,7 @@ const INNER_AT = /[^]@[^]/u;
  * users-search-texts.repository.ts's). Null for a term that many users may hold: counted and walked as any other.
  */
 async function addressPage(db: Kysely<Database>, query: SearchPageQuery, totals: ListTotals | null, keptOutlook: boolean): Promise<SearchFound | null> {
-  const key = `address\u0000${query.term.folded}\u0000${query.includeInactive}\u0000${query.excludeUserId ?? ''}`;
+  const key = `address\u0000${query.term.folded}\u0000${query.includeInactive}\u0000${query.excludeUserId ?? ''}\u0000${query.roleId ?? ''}`;
   const kept = keptOutlook ? (totals?.outlooks.get(key) as { version: number; total: number } | undefined) : undefined;
   if (kept && query.offset < kept.total) {
     const page = sql<{ id: string }>`(select m.id from (${matches(query, sql`user_search as s`)}) as m
@@ -149,7 +149,7 @@ export async function peopleGramCounts(db: Kysely<Database>, text: string, inclu
 async function fetchPage(db: Kysely<Database>, query: SearchPageQuery, cap: number | null, rarest: readonly string[] = []): Promise<{ matches: number; ids: string[]; version: number }> {
   const narrowed = rarest.length > 0 && !query.term.folded.includes('@');
   const rows_ = narrowed
-    ? sql`(select s.id, s.name, s.email, s.is_active, s.folded, s.name_key, s.email_key, s.last_login_at from user_search as s
+    ? sql`(select s.id, s.name, s.email, s.is_active, s.folded, s.name_key, s.email_key, s.last_login_at, s.roles from user_search as s
           where ${sql.join(rarest.map((gram) => sql`(s.name like ${`%${escapeLike(gram)}%`} or s.email like ${`%${escapeLike(gram)}%`})`), sql` and `)}
           offset 0) as s`
     : sql`user_search as s`;
@@ -161,10 +161,10 @@ async function fetchPage(db: Kysely<Database>, query: SearchPageQuery, cap: numb
   return { matches: Number(rows[0]!.matches), ids: rows[0]!.ids, version: Number(rows[0]!.version) };
 }
 
-/** The term's matches among the user_search rows of `source` (aliased `s`), with their sort key `k`: who a search alone counts. */
+/** The term's matches among the user_search rows of `source` (aliased `s`), with their sort key `k`: who a search alone counts (within its role, when it has one). */
 function matches(query: SearchPageQuery, source: RawBuilder<unknown>): RawBuilder<{ id: string; k: unknown }> {
   return sql`select s.id, ${searchSortKey(query)} as k from ${source}
-    where ${searchCondition(query.term)} and (s.is_active or ${query.includeInactive}) ${query.excludeUserId ? sql`and s.id <> ${query.excludeUserId}` : sql``}`;
+    where ${searchCondition(query.term)} and (s.is_active or ${query.includeInactive})${holdsRole(sql.raw('s'), query)} ${query.excludeUserId ? sql`and s.id <> ${query.excludeUserId}` : sql``}`;
 }
 
 /** The page's ids by walking the sort's index (walkedPage), in the list's order. */

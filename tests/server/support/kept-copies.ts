@@ -1,6 +1,6 @@
 // What triggers keep of the users, recounted from the users themselves: the totals by status (user_counts), the search
 // copy (user_search, folded, migration 0019), the counts of its strings of one to three characters, its words and their
-// counts (migration 0039), and the sizes of the name ranges behind deep pages (migration 0004). Each answers the rows
+// counts (migration 0039), the roles on both and the counts within roles (migration 0040), and the sizes of the name ranges behind deep pages (migration 0004). Each answers the rows
 // that differ: none when the kept copy is exact.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../server/db/schema.ts';
@@ -39,14 +39,45 @@ const gramCountsDiffering = (db: Kysely<Database>) =>
       select count(*)::int as n from kept full join counted using (gram, inactive_only) where kept.n is distinct from counted.n`,
   );
 
-/** Words of users (migration 0039) missing, left over, or not written as their search copy is. */
+/** Words of users (migration 0039) missing, left over, or not written as their search copy is (its roles too, 0040). */
 const searchWordsDiffering = (db: Kysely<Database>) =>
   differing(
     db,
     sql<{ n: number }>`
-      with counted as (select w as word, s.id, s.is_active, s.name_key, s.email_key from user_search s cross join lateral search_words(s.name, s.email) as w where s.folded)
+      with counted as (select w as word, s.id, s.is_active, s.name_key, s.email_key, s.roles from user_search s cross join lateral search_words(s.name, s.email) as w where s.folded)
       select count(*)::int as n from counted c full join user_search_words p using (word, id)
-      where c.id is null or p.id is null or (c.is_active, c.name_key, c.email_key) <> (p.is_active, p.name_key, p.email_key)`,
+      where c.id is null or p.id is null or (c.is_active, c.name_key, c.email_key, c.roles) <> (p.is_active, p.name_key, p.email_key, p.roles)`,
+  );
+
+/** Users whose search copy's roles (migration 0040) are not the roles they hold, sorted, each once. */
+const searchRolesDiffering = (db: Kysely<Database>) =>
+  differing(
+    db,
+    sql<{ n: number }>`
+      select count(*)::int as n from user_search s
+      where s.roles is distinct from (select coalesce(array_agg(distinct ra.role_id order by ra.role_id), '{}') from role_assignments ra where ra.user_id = s.id)`,
+  );
+
+/** Strings whose kept count within a role (everyone's, or the inactive users') differs from a count of the search copy. */
+const gramRoleCountsDiffering = (db: Kysely<Database>) =>
+  differing(
+    db,
+    sql<{ n: number }>`
+      with kept as (select gram, role_id, inactive_only, sum(n)::int as n from user_search_gram_role_counts group by 1, 2, 3 having sum(n) <> 0),
+           counted as (select x.gram, ro.role_id, x.inactive_only, count(*)::int as n from user_search s cross join lateral unnest(s.roles) as ro (role_id)
+                       cross join lateral search_gram_rows(s.name, s.email, s.is_active) as x where s.folded group by 1, 2, 3)
+      select count(*)::int as n from kept full join counted using (gram, role_id, inactive_only) where kept.n is distinct from counted.n`,
+  );
+
+/** Words whose kept count within a role differs from a count of the words' holders. */
+const wordRoleCountsDiffering = (db: Kysely<Database>) =>
+  differing(
+    db,
+    sql<{ n: number }>`
+      with kept as (select word, role_id, inactive_only, sum(n)::int as n from user_search_word_role_counts group by 1, 2, 3 having sum(n) <> 0),
+           counted as (select p.word, ro.role_id, k.inactive_only, count(*)::int as n from user_search_words p cross join lateral unnest(p.roles) as ro (role_id)
+                       cross join (values (false), (true)) as k (inactive_only) where not k.inactive_only or not p.is_active group by 1, 2, 3)
+      select count(*)::int as n from kept full join counted using (word, role_id, inactive_only) where kept.n is distinct from counted.n`,
   );
 
 /** Words whose kept count (everyone's, or the inactive users') differs from a count of the words' holders. */
@@ -64,7 +95,8 @@ const wordCountsDiffering = (db: Kysely<Database>) =>
 const orphanWords = (db: Kysely<Database>) =>
   differing(
     db,
-    sql<{ n: number }>`select count(distinct c.word)::int as n from user_search_word_counts c where not exists (select 1 from user_search_words p where p.word = c.word)`,
+    sql<{ n: number }>`select count(distinct c.word)::int as n from (select word from user_search_word_counts union all select word from user_search_word_role_counts) as c
+      where not exists (select 1 from user_search_words p where p.word = c.word)`,
   );
 
 /** Name ranges whose kept sizes differ from the users between their start and the next range's. */
@@ -90,9 +122,23 @@ export async function keptCopiesDiffering(db: Kysely<Database>) {
     gramCounts: await gramCountsDiffering(db),
     searchWords: await searchWordsDiffering(db),
     wordCounts: await wordCountsDiffering(db),
+    searchRoles: await searchRolesDiffering(db),
+    gramRoleCounts: await gramRoleCountsDiffering(db),
+    wordRoleCounts: await wordRoleCountsDiffering(db),
     orphanWords: await orphanWords(db),
     rangeSizes: await rangeSizesDiffering(db),
   };
 }
 
-export const EXACT = { statusTotals: 0, searchCopies: 0, gramCounts: 0, searchWords: 0, wordCounts: 0, orphanWords: 0, rangeSizes: 0 } as const;
+export const EXACT = {
+  statusTotals: 0,
+  searchCopies: 0,
+  gramCounts: 0,
+  searchWords: 0,
+  wordCounts: 0,
+  searchRoles: 0,
+  gramRoleCounts: 0,
+  wordRoleCounts: 0,
+  orphanWords: 0,
+  rangeSizes: 0,
+} as const;
