@@ -67,8 +67,8 @@ for (const backend of backends) {
     const expected = (term: string, query: Pick<UserListQuery, 'includeInactive' | 'sort' | 'order' | 'roleCode'>) => expectedSearch(db, term, query);
 
     /**
-     * Every term within every role, as the rule says: `thorough`, each way of finding a page, then pages in every order
-     * from kept outlooks; else the first page of each list and a later one in another order.
+     * Every term within every role, as the rule says: `thorough`, each way of finding a page, then a first and a later
+     * page in every order from kept outlooks; else the first page of each list and a later one in another order.
      */
     async function expectSameMeaning(terms: readonly string[] = TERMS, thorough = false) {
       const totals = new ListTotals();
@@ -76,7 +76,7 @@ for (const backend of backends) {
         for (const roleCode of ROLES) {
           for (const includeInactive of [true, false]) {
             const want = await expected(term, { includeInactive, sort: 'name', order: 'asc', roleCode });
-            for (const searchAccess of thorough ? (['walk', 'fetch', 'words', undefined] as const) : [undefined]) {
+            for (const searchAccess of thorough && includeInactive ? (['walk', 'fetch', 'words', undefined] as const) : [undefined]) {
               const found = await listUsersPage(db, { ...base, pageSize: 100, includeInactive, roleCode, search: term }, null, { searchAccess });
               const label = `${term} ${roleCode} ${includeInactive} ${searchAccess}`;
               expect(found.total, label).toBe(want.length);
@@ -86,7 +86,7 @@ for (const backend of backends) {
           const orders = thorough ? (['name', 'email', 'lastLogin'] as const).flatMap((sort) => (['asc', 'desc'] as const).map((order) => ({ sort, order }))) : [{ sort: 'email', order: 'desc' } as const];
           for (const { sort, order } of orders) {
             const want = await expected(term, { includeInactive: true, sort, order, roleCode });
-            for (const page of thorough ? [1, 2, 3] : [2]) {
+            for (const page of thorough ? [1, 3] : [2]) {
               const found = await listUsersPage(db, { ...base, roleCode, search: term, sort, order, page }, totals);
               const label = `${term} ${roleCode} ${sort} ${order} page ${page}`;
               expect(found.total, label).toBe(want.length);
