@@ -14,7 +14,7 @@ import { fixtures } from './support/fixtures.ts';
 import { EXACT, keptCopiesDiffering } from './support/kept-copies.ts';
 import { expectedSearch } from './support/search-expected.ts';
 import { capturing } from './support/plans.ts';
-import { ListTotals } from '../../server/db/list-totals.ts';
+import { compactListTotals, ListTotals } from '../../server/db/list-totals.ts';
 import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
 
 const base: UserListQuery = { page: 1, pageSize: 2, includeInactive: true, sort: 'name', order: 'asc', scope: null, pendingReach: null };
@@ -149,6 +149,16 @@ for (const backend of backends) {
       // Nobody holds the words of that person any more: their texts left the counts within roles too.
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from user_search_word_role_counts where word in ('zebulon', 'odile', 'zoltan')`.execute(db);
       expect(rows[0]!.n).toBe(0);
+    });
+
+    it('forgets at compaction a word nobody holds whose rows within a role were left, inactive ones alone included', async () => {
+      // As a connection still there leaves them: rows summing to nought, of the inactive holders only (a deactivation writes no other).
+      await sql`insert into user_search_word_role_counts (word, role_id, inactive_only, backend, n)
+        values ('personne partie@', 1, true, pg_backend_pid(), 0), ('partie', 2, true, pg_backend_pid(), 1), ('partie', 2, true, 0, -1)`.execute(db);
+      await compactListTotals(db);
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from user_search_word_role_counts where word in ('personne partie@', 'partie')`.execute(db);
+      expect(rows[0]!.n).toBe(0);
+      expect(await keptCopiesDiffering(db)).toEqual(EXACT);
     });
 
     it('counts within a role as the list does while the backfill writes the roles of the users there before migration 0040, then reads them exact', async () => {

@@ -245,11 +245,11 @@ BEGIN
   ON CONFLICT (word, role_id, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n;
   IF TG_OP = 'DELETE' THEN
     -- The words nobody holds any more leave these counts too (their last holders' transaction holds the advisory lock of
-    -- 0039's trigger, which fired first).
+    -- 0039's trigger, which fired first): their rows locked first, then deleted in a new snapshot (forget_search_words),
+    -- never a row another connection is moving for a new holder (review of 0040: a plain DELETE waited for it, then
+    -- deleted it with its holder).
     unheld := array(SELECT DISTINCT r.word FROM changed_rows AS r WHERE r.roles <> '{}' AND NOT EXISTS (SELECT 1 FROM user_search_words AS p WHERE p.word = r.word) ORDER BY 1);
-    IF cardinality(unheld) > 0 THEN
-      DELETE FROM user_search_word_role_counts AS c WHERE c.word = ANY (unheld) AND NOT EXISTS (SELECT 1 FROM user_search_words AS p WHERE p.word = c.word);
-    END IF;
+    IF cardinality(unheld) > 0 THEN PERFORM forget_search_words(unheld); END IF;
   END IF;
   RETURN NULL;
 END $$;
@@ -379,8 +379,9 @@ CREATE FUNCTION compact_list_totals() RETURNS void LANGUAGE sql AS $$
   ON CONFLICT (word, role_id, inactive_only, backend) DO UPDATE SET n = c.n + excluded.n;
   DELETE FROM user_search_word_role_counts WHERE backend = 0 AND n = 0;
   -- A word nobody holds whose rows within roles were left (a connection's row written after its holders went): its rows
-  -- there sum to nought; forget_search_words checks that nobody holds it.
+  -- there sum to nought for every role, of every holder and of the inactive ones alike (a deactivation writes only the
+  -- latter); forget_search_words checks that nobody holds it.
   SELECT forget_search_words(array(
-    SELECT c.word FROM user_search_word_role_counts AS c WHERE NOT c.inactive_only GROUP BY c.word HAVING sum(c.n) = 0
-      AND NOT EXISTS (SELECT 1 FROM user_search_words AS p WHERE p.word = c.word) ORDER BY 1));
+    SELECT g.word FROM (SELECT c.word, sum(c.n) AS n FROM user_search_word_role_counts AS c GROUP BY c.word, c.role_id, c.inactive_only) AS g
+    GROUP BY g.word HAVING bool_and(g.n = 0) AND NOT EXISTS (SELECT 1 FROM user_search_words AS p WHERE p.word = g.word) ORDER BY 1));
 $$;
