@@ -6,15 +6,7 @@
 // (server/features/users/users-search.repository.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import {
-  backfillSearchBatch,
-  backfillSearchRolesBatch,
-  backfillSearchWordsBatch,
-  searchBackfillState,
-  searchRolesBackfillState,
-  searchWordsBackfillState,
-  type SearchBackfillState,
-} from '../features/users/users-search-backfill.repository.ts';
+import { backfillSearchBatch, searchBackfillState, type SearchBackfillPhase } from '../features/users/users-search-backfill.repository.ts';
 import type { ScheduledJob } from './runner.ts';
 
 export function searchBackfillJob({ db, batchSize = 1_000, runMs = 50_000 }: { db: Kysely<Database>; batchSize?: number; runMs?: number }): ScheduledJob {
@@ -24,17 +16,12 @@ export function searchBackfillJob({ db, batchSize = 1_000, runMs = 50_000 }: { d
     async run({ signal }) {
       const started = Date.now();
       let batches = 0;
-      // The words are written from the folded rows: the folding first.
-      const phases: [() => Promise<SearchBackfillState>, (afterId: string | null) => Promise<string | null>][] = [
-        [() => searchBackfillState(db), (afterId) => backfillSearchBatch(db, afterId, batchSize)],
-        [() => searchWordsBackfillState(db), (afterId) => backfillSearchWordsBatch(db, afterId, batchSize)],
-        // The roles on the words: after them.
-        [() => searchRolesBackfillState(db), (afterId) => backfillSearchRolesBatch(db, afterId, batchSize)],
-      ];
-      for (const [state, batch] of phases) {
-        let { afterId, done } = await state();
+      // The words are written from the folded rows, their roles on the words: the folding first, the roles last.
+      const phases: SearchBackfillPhase[] = ['fold', 'words', 'roles'];
+      for (const phase of phases) {
+        let { afterId, done } = await searchBackfillState(db, phase);
         while (!done && !signal.aborted && (batches === 0 || Date.now() - started < runMs)) {
-          afterId = await batch(afterId);
+          afterId = await backfillSearchBatch(db, phase, afterId, batchSize);
           batches += 1;
           done = afterId === null;
         }

@@ -93,11 +93,20 @@ export function searchTotal(term: SearchTerm, scope: SearchScope): RawBuilder<nu
 }
 
 /**
+ * The users a kept count's rows `alias` tell (the counts of migrations 0019, 0039 and 0040: every holder's rows, and the
+ * inactive ones' apart): active ones only unless `includeInactive`.
+ */
+export function keptCount(alias: string, includeInactive: boolean): RawBuilder<number> {
+  const c = sql.raw(alias);
+  return sql<number>`sum(case when not ${c}.inactive_only then ${c}.n when ${includeInactive} then 0 else -${c}.n end)`;
+}
+
+/**
  * How many users (active ones only unless `includeInactive`) hold a string of one to three characters: everyone's
  * count, less the inactive ones'; with `roleId`, among the holders of that role (migration 0040).
  */
 export function gramTotal(gram: RawBuilder<unknown>, includeInactive: boolean, roleId?: number): RawBuilder<number> {
-  const n = sql`coalesce(sum(case when not g.inactive_only then g.n when ${includeInactive} then 0 else -g.n end), 0)`;
+  const n = sql`coalesce(${keptCount('g', includeInactive)}, 0)`;
   if (roleId !== undefined) return sql<number>`(select ${n} from user_search_gram_role_counts as g where g.gram = ${gram} and g.role_id = ${roleId})`;
   return sql<number>`(select ${n} from user_search_gram_counts as g where g.gram = ${gram})`;
 }

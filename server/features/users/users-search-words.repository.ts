@@ -9,16 +9,13 @@ import type { Database } from '../../db/schema.ts';
 import { unseenText, unseenTexts } from '../../db/unseen.ts';
 import { holdersCountedBy, type HeldWord } from './users-search-words.model.ts';
 import { orderByKey, type SortOrder } from './users-sort.repository.ts';
-import { holdsRole, type SearchScope } from './users-search-term.repository.ts';
+import { holdsRole, keptCount, type SearchScope } from './users-search-term.repository.ts';
 
 /** Who a search counts: active users unless `includeInactive`, the caller left out when given, the holders of `roleId` only when given. */
 type Counted = SearchScope;
 
 const countedHolder = (query: Counted) =>
   sql`(p.is_active or ${query.includeInactive})${holdsRole(sql.raw('p'), query)} ${query.excludeUserId ? sql`and p.id <> ${query.excludeUserId}` : sql``}`;
-
-/** A word's holders (active ones only unless `includeInactive`) from the counts `c` of migration 0039, or of 0040 within a role. */
-const heldCount = (includeInactive: boolean) => sql`sum(case when not c.inactive_only then c.n when ${includeInactive} then 0 else -c.n end)`;
 
 /** The texts a term is looked for in: the users' words, or their phrases (migration 0039: a name, an e-mail up to its '@', from it). */
 export type HeldKind = 'words' | 'phrases';
@@ -41,7 +38,7 @@ export async function heldWords(
   roleId?: number,
 ): Promise<{ words: HeldWord[]; version: number } | null> {
   const phrase = phraseCondition(kind);
-  const n = heldCount(includeInactive);
+  const n = keptCount('c', includeInactive);
   const found =
     roleId === undefined
       ? sql`select c.word, ${n} as n from user_search_word_counts as c
@@ -133,7 +130,7 @@ export function wordsTotal(db: Kysely<Database>, words: readonly HeldWord[], que
       ? sql`from user_search_word_counts as c where c.word = ${word}`
       : sql`from user_search_word_role_counts as c where c.word = ${word} and c.role_id = ${query.roleId}`;
   return db.selectNoFrom(
-    sql<number>`(select coalesce(${heldCount(query.includeInactive)}, 0) ${firstHolders})
+    sql<number>`(select coalesce(${keptCount('c', query.includeInactive)}, 0) ${firstHolders})
       - ${self}
       + (select count(*) from (select distinct p.id from user_search_words as p where p.word = any(${texts(others)}) and ${countedHolder(query)}) as d
          where (select count(*) from user_search_words as q where q.id = d.id and q.word = ${word} and (q.is_active or ${query.includeInactive})) = 0)`.as('total'),
