@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { contractBreach, operations, type Operation } from './contract.ts';
-import { snapshotOf, type Snapshot } from './db-snapshot.ts';
+import { snapshotOf, type Snapshot, type State } from './db-snapshot.ts';
 import { CURRENT_VERSION, hintsFor, realRows } from './real-rows.ts';
 import { requestArbitrary, type FuzzRequest } from './requests.ts';
 import type { Hints } from './values.ts';
@@ -49,8 +49,8 @@ const namesField = (fieldErrors: unknown, field: string) =>
   Array.isArray(fieldErrors) && fieldErrors.some((f: { field?: string }) => f.field?.toLowerCase() === field.toLowerCase() || f.field?.toLowerCase().startsWith(`${field.toLowerCase()}.`));
 
 /** The tables whose part of the snapshot differs, as 'table: before → after'. */
-function changedTables(before: string | null, after: string | null): string {
-  const [a, b] = [JSON.parse(before ?? '{}') as Record<string, string>, JSON.parse(after ?? '{}') as Record<string, string>];
+function changedTables(before: State, after: State): string {
+  const [a, b] = [JSON.parse(before.digest) as Record<string, string>, JSON.parse(after.digest) as Record<string, string>];
   return Object.keys({ ...a, ...b }).filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k]} → ${b[k]}`).join(', ');
 }
 
@@ -111,8 +111,8 @@ describe.each(PERSONAS)('fuzzing every operation as a $name', (persona) => {
   }
 
   /** Sends the request; throws, with what went wrong, when the answer breaks a rule of the fuzz. */
-  async function check(op: Operation, request: FuzzRequest, tally: Tally, state: { before: string | null }) {
-    state.before ??= await snapshot();
+  async function check(op: Operation, request: FuzzRequest, tally: Tally, state: { before: State | null }) {
+    state.before ??= await snapshot.take();
     const sent = await withCurrentVersion(request);
     const answer = await t.app.inject({
       method: request.method,
@@ -132,13 +132,13 @@ describe.each(PERSONAS)('fuzzing every operation as a $name', (persona) => {
       add(tally.validStatuses, status);
     }
     const refused = status >= 400 && status < 500;
-    const after = refused ? await snapshot() : null;
-    const unchanged = after === null || after === state.before;
     const before = state.before;
+    const compared = refused ? await snapshot.compare(before) : null;
+    const unchanged = compared === null || compared.unchanged;
     // Kept for the next request after a refusal or a successful read; taken again after anything else. (Reads do
     // not write; getCurrentUser records the sign-in, but it takes no input: no refusal of it follows. An export is
     // a read that records itself in the journal.)
-    state.before = refused ? after : request.method === 'GET' && status < 300 && !READS_THAT_WRITE.has(op.operationId) ? state.before : null;
+    state.before = compared ? compared.after : request.method === 'GET' && status < 300 && !READS_THAT_WRITE.has(op.operationId) ? state.before : null;
 
     const said = `answered ${status} ${answer.body.slice(0, 400)}`;
     if (status >= 500) throw new Error(`a server error: ${said}`);
@@ -150,13 +150,13 @@ describe.each(PERSONAS)('fuzzing every operation as a $name', (persona) => {
       if (status !== outright) throw new Error(`an operation this persona may not call answered ${status}, not ${outright} whatever its input: ${said}`);
     } else if (request.invalid && status !== 400) throw new Error(`an invalid request (${request.invalid.kind}) ${said}`);
     else if (request.invalid?.field && !namesField(error.fieldErrors, request.invalid.field)) throw new Error(`the refusal does not name ${request.invalid.field}: ${said}`);
-    if (!unchanged) throw new Error(`a ${status} changed the database (table: rows and digests before → after): ${changedTables(before, after)}; ${said}`);
+    if (!unchanged) throw new Error(`a ${status} changed the database (table: rows and digests before → after): ${changedTables(before, compared!.after)}; ${said}`);
   }
 
   it.each(OPERATIONS)('answers every generated request of $operationId within the contract', async (op) => {
     const tally: Tally = { valid: 0, invalid: 0, statuses: new Map(), validStatuses: new Map() };
     tallies.set(op.operationId, tally);
-    const state = { before: null as string | null };
+    const state = { before: null as State | null };
     const arbitrary = requestArbitrary(op, hints);
     await fc.assert(
       fc.asyncProperty(arbitrary, (request) => check(op, request, tally, state)),
