@@ -298,6 +298,8 @@ export interface UserSearchWordsTable {
   email_key: string;
   /** Its user's roles (migration 0040). */
   roles: number[];
+  /** A word of four characters or more sharing four in a row with another word of its user (migration 0041). */
+  overlapping: boolean;
 }
 
 /** How many users (inactive_only: inactive users) hold each word, per connection (migration 0039). */
@@ -431,6 +433,7 @@ export interface Database {
   user_search_gram_role_counts: UserSearchRoleCountsTable<'gram'>;
   user_search_word_role_counts: UserSearchRoleCountsTable<'word'>;
   user_search_roles_backfill: UserSearchBackfillTable;
+  user_search_overlaps_backfill: UserSearchBackfillTable;
   user_permissions: UserPermissionsTable;
   role_assignments: RoleAssignmentsTable;
   invitations: InvitationsTable;

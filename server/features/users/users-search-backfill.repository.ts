@@ -1,7 +1,8 @@
 // Folding the users' search rows written before migration 0019, then writing the words of the users there before
-// migration 0039, then the roles of those there before migration 0040, in batches of short transactions (no such
-// migration rewrites a row: at a million users a rewrite would hold every write of users for its whole length). Each
-// batch takes the next rows in id order, their counts following through the triggers. Run by server/jobs/search-backfill.ts.
+// migration 0039, then the roles of those there before migration 0040, then flagging their overlapping words (0041),
+// in batches of short transactions (no such migration rewrites a row: at a million users a rewrite would hold every
+// write of users for its whole length). Each batch takes the next rows in id order, their counts following through the
+// triggers. Run by server/jobs/search-backfill.ts.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -10,10 +11,20 @@ export interface SearchBackfillState {
   done: boolean;
 }
 
-/** The three phases, in their order: 0019's folding, 0039's words, 0040's roles. */
-export type SearchBackfillPhase = 'fold' | 'words' | 'roles';
+/** The four phases, in their order: 0019's folding, 0039's words, 0040's roles, 0041's overlapping words. */
+export type SearchBackfillPhase = 'fold' | 'words' | 'roles' | 'overlaps';
 
-const STATE_TABLE = { fold: 'user_search_backfill', words: 'user_search_words_backfill', roles: 'user_search_roles_backfill' } as const;
+const STATE_TABLE = {
+  fold: 'user_search_backfill',
+  words: 'user_search_words_backfill',
+  roles: 'user_search_roles_backfill',
+  overlaps: 'user_search_overlaps_backfill',
+} as const;
+const BATCH = {
+  words: (afterId: string | null, size: number) => sql`backfill_search_words(${afterId}::uuid, ${size})`,
+  roles: (afterId: string | null, size: number) => sql`backfill_search_roles(${afterId}::uuid, ${size})`,
+  overlaps: (afterId: string | null, size: number) => sql`backfill_search_overlaps(${afterId}::uuid, ${size})`,
+} as const;
 
 /** Where a phase stands (done when its row is missing: a database made after it). */
 export async function searchBackfillState(db: Kysely<Database>, phase: SearchBackfillPhase): Promise<SearchBackfillState> {
@@ -37,7 +48,6 @@ export async function backfillSearchBatch(db: Kysely<Database>, phase: SearchBac
       select last_id from batch`.execute(db);
     return rows[0]?.last_id ?? null;
   }
-  const batch = phase === 'words' ? sql`backfill_search_words(${afterId}::uuid, ${size})` : sql`backfill_search_roles(${afterId}::uuid, ${size})`;
-  const { rows } = await sql<{ last_id: string | null }>`select ${batch} as last_id`.execute(db);
+  const { rows } = await sql<{ last_id: string | null }>`select ${BATCH[phase](afterId, size)} as last_id`.execute(db);
   return rows[0]?.last_id ?? null;
 }

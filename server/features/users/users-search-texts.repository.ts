@@ -139,7 +139,7 @@ async function readTexts(db: Kysely<Database>, query: SearchPageQuery, kind: Hel
   else if (texts.length === 1 && !query.excludeUserId) outlook.total = texts[0]!.n;
   else {
     // A total kept at the texts' version is theirs; one counted now holds at its own version, kept only if the same.
-    const count = wordsTotal(db, texts, query);
+    const count = wordsTotal(db, texts, query, kind);
     const kept = keptTotal('users', count, totals);
     if (kept?.version === held.version) outlook.total = kept.total;
     else {

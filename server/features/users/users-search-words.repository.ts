@@ -103,8 +103,39 @@ export function filteredMergedPage(
 
 /**
  * The number of users holding one of `words` (counted once however many they hold), as a count query for exactTotal,
- * `words` most held first. Each holder counted once, by hashing their ids; or, when the other words have several
- * times fewer holders than all of them (PROBE_COST), the first one's holders from its counts plus those of the others
+ * `words` most held first. Words, once the flags of migration 0041 are all written, from their kept counts
+ * (overlapsTotal); phrases, and words before then, from their holders (heldTotal).
+ */
+export function wordsTotal(db: Kysely<Database>, words: readonly HeldWord[], query: Counted, kind: HeldKind) {
+  const counted = heldTotal(words, query);
+  if (kind === 'phrases') return db.selectNoFrom(counted.as('total'));
+  return db.selectNoFrom(sql<number>`(case when (select done from user_search_overlaps_backfill) then ${overlapsTotal(words, query)} else ${counted} end)`.as('total'));
+}
+
+/**
+ * The number of users holding one of `words` (not phrases) from the words' kept counts (migration 0041): their sum, less
+ * each user's holdings beyond the first. A user holding two of them shares the term, four characters or more, between
+ * those two words: both are flagged as overlapping, and the flagged holdings of the words alone are read (their partial
+ * index; 'Martin' at 1M: its 47 words' counts and about 8,000 flagged holdings, instead of hashing 64,372 holders).
+ */
+function overlapsTotal(words: readonly HeldWord[], query: Counted): RawBuilder<number> {
+  const texts = unseenTexts(words.map((w) => w.word));
+  const counts =
+    query.roleId === undefined
+      ? sql`from user_search_word_counts as c where c.word = any(${texts})`
+      : sql`from user_search_word_role_counts as c where c.word = any(${texts}) and c.role_id = ${query.roleId}`;
+  const filtered = sql`(p.is_active or ${query.includeInactive})${holdsRole(sql.raw('p'), query)}`;
+  const self = query.excludeUserId
+    ? sql`(select least(count(*), 1) from user_search_words as p where p.id = ${query.excludeUserId} and p.word = any(${texts}) and ${filtered})`
+    : sql`0`;
+  return sql<number>`((select coalesce(${keptCount('c', query.includeInactive)}, 0) ${counts})
+    - (select count(*) - count(distinct p.id) from user_search_words as p where p.overlapping and p.word = any(${texts}) and ${filtered})
+    - ${self})`;
+}
+
+/**
+ * The number of users holding one of `words` (or phrases) from their holders: each holder counted once, by hashing their
+ * ids; or, when the other words have several times fewer holders than all of them (PROBE_COST), the first one's holders from its counts plus those of the others
  * who do not hold it, each looked for in the primary key. A term's words are often one that most of its users hold and
  * its variants in e-mails held by the same users (an initial before a surname: 'msimon'): 'marie' (45,053 users at 1M)
  * and 66 words besides it, 1,361 more holders, measured before digits cut words ('marie2' was one), where hashing every
@@ -112,14 +143,12 @@ export function filteredMergedPage(
  * times with the key's pages out of memory: 'francois' and 'francoise' (19,125 and 10,066 holders, few in common) took
  * 84 ms that way, 16 hashed.
  */
-export function wordsTotal(db: Kysely<Database>, words: readonly HeldWord[], query: Counted) {
+function heldTotal(words: readonly HeldWord[], query: Counted): RawBuilder<number> {
   const [first, ...others] = words;
   const texts = (list: readonly HeldWord[]) => unseenTexts(list.map((w) => w.word));
   if (!first || holdersCountedBy(words) === 'hash') {
-    return db.selectNoFrom(
-      sql<number>`(select count(*) from (select distinct p.id from user_search_words as p
-        where p.word = any(${texts(words)}) and ${countedHolder(query)}) as held)`.as('total'),
-    );
+    return sql<number>`(select count(*) from (select distinct p.id from user_search_words as p
+        where p.word = any(${texts(words)}) and ${countedHolder(query)}) as held)`;
   }
   const word = unseenText(first.word);
   const self = query.excludeUserId
@@ -129,15 +158,11 @@ export function wordsTotal(db: Kysely<Database>, words: readonly HeldWord[], que
     query.roleId === undefined
       ? sql`from user_search_word_counts as c where c.word = ${word}`
       : sql`from user_search_word_role_counts as c where c.word = ${word} and c.role_id = ${query.roleId}`;
-  return db.selectNoFrom(
-    sql<number>`(select coalesce(${keptCount('c', query.includeInactive)}, 0) ${firstHolders})
+  return sql<number>`((select coalesce(${keptCount('c', query.includeInactive)}, 0) ${firstHolders})
       - ${self}
       + (select count(*) from (select distinct p.id from user_search_words as p where p.word = any(${texts(others)}) and ${countedHolder(query)}) as d
-         where (select count(*) from user_search_words as q where q.id = d.id and q.word = ${word} and (q.is_active or ${query.includeInactive})) = 0)`.as('total'),
-  );
+         where (select count(*) from user_search_words as q where q.id = d.id and q.word = ${word} and (q.is_active or ${query.includeInactive})) = 0))`;
 }
-
-
 
 /**
  * A page in name or e-mail order (`reversed`: read from the other end, as fromNearerEnd tells) of the users holding

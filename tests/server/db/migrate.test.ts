@@ -48,6 +48,7 @@ const TABLES = [
   'user_search_backfill',
   'user_search_gram_counts',
   'user_search_gram_role_counts',
+  'user_search_overlaps_backfill',
   'user_search_roles_backfill',
   'user_search_word_counts',
   'user_search_word_role_counts',

@@ -1,7 +1,8 @@
 // What triggers keep of the users, recounted from the users themselves: the totals by status (user_counts), the search
 // copy (user_search, folded, migration 0019), the counts of its strings of one to three characters, its words and their
-// counts (migration 0039), the roles on both and the counts within roles (migration 0040), and the sizes of the name ranges behind deep pages (migration 0004). Each answers the rows
-// that differ: none when the kept copy is exact.
+// counts (migration 0039), the roles on both and the counts within roles (migration 0040), the words' overlapping flags
+// (migration 0041), and the sizes of the name ranges behind deep pages (migration 0004). Each answers the rows that
+// differ: none when the kept copy is exact.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../server/db/schema.ts';
 
@@ -47,6 +48,23 @@ const searchWordsDiffering = (db: Kysely<Database>) =>
       with counted as (select w as word, s.id, s.is_active, s.name_key, s.email_key, s.roles from user_search s cross join lateral search_words(s.name, s.email) as w where s.folded)
       select count(*)::int as n from counted c full join user_search_words p using (word, id)
       where c.id is null or p.id is null or (c.is_active, c.name_key, c.email_key, c.roles) <> (p.is_active, p.name_key, p.email_key, p.roles)`,
+  );
+
+/**
+ * Words (migration 0041) whose flag is not what their user's other words say: a word (not a phrase) of four characters
+ * or more is flagged exactly when another such word of the same user holds one of its strings of four characters.
+ */
+const overlapsDiffering = (db: Kysely<Database>) =>
+  differing(
+    db,
+    sql<{ n: number }>`
+      with long as (select id, word from user_search_words where not search_phrase(word) and char_length(word) >= 4),
+           wanted as (select p.id, p.word, exists (
+             select 1 from long q where q.id = p.id and q.word <> p.word
+               and exists (select 1 from generate_series(1, char_length(q.word) - 3) as i where position(substr(q.word, i, 4) in p.word) > 0)) as overlapping
+             from long p)
+      select count(*)::int as n from user_search_words p left join wanted w using (id, word)
+      where p.overlapping <> coalesce(w.overlapping, false)`,
   );
 
 /** Users whose search copy's roles (migration 0040) are not the roles they hold, sorted, each once. */
@@ -121,6 +139,7 @@ export async function keptCopiesDiffering(db: Kysely<Database>) {
     searchCopies: await searchCopiesDiffering(db),
     gramCounts: await gramCountsDiffering(db),
     searchWords: await searchWordsDiffering(db),
+    overlappingWords: await overlapsDiffering(db),
     wordCounts: await wordCountsDiffering(db),
     searchRoles: await searchRolesDiffering(db),
     gramRoleCounts: await gramRoleCountsDiffering(db),
@@ -135,6 +154,7 @@ export const EXACT = {
   searchCopies: 0,
   gramCounts: 0,
   searchWords: 0,
+  overlappingWords: 0,
   wordCounts: 0,
   searchRoles: 0,
   gramRoleCounts: 0,
