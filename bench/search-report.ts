@@ -46,6 +46,8 @@ export interface SearchSizeRun {
   filters: { siren: string; siret: string; role: string; organizationAdmin: string };
   /** Searches of other terms answered before the measured ones, unmeasured (absent in runs before them). */
   warmUpSearches?: number;
+  /** Unmeasured searches of warm-up terms with each filter (and as the organization administrator) before the combinations. */
+  filterWarmUpSearches?: number;
   terms: TermResult[];
   combos: ComboResult[];
   mix: Measure & { statuses: Record<string, number>; connections: number; duration: number; terms: number; /** Seconds of unmeasured load before (absent in runs before it). */ warmUp?: number };
@@ -139,7 +141,7 @@ function sizeLines(run: SearchSizeRun): string[] {
     '',
     `- **Unfiltered page 1** (median of 7, one connection): **${ms(run.baselineMs)} ms** (${run.baselineSamples.map(ms).join(', ')}); goal for every first request: ≤ ${ms(goal)} ms (${CLIFF_FACTOR}×).`,
     `- **${run.terms.length} terms, each first request alone**${run.warmUpSearches ? ` (after ${run.warmUpSearches} unmeasured searches of other terms)` : ''}: p50 **${ms(t.p50)}**, p95 **${ms(t.p95)}**, max **${ms(t.max)}** ms; **${t.aboveGoal}** above ${CLIFF_FACTOR}× page 1${t.failures.length ? `; ${t.failures.length} failed` : ''}.`,
-    `- **Combinations** (${c.requests} first requests: terms × filters × sorts × directions × pages): p50 ${ms(c.p50)}, p95 ${ms(c.p95)}, max ${ms(c.max)} ms; **${c.aboveGoal}** above ${CLIFF_FACTOR}× page 1.`,
+    `- **Combinations** (${c.requests} first requests: terms × filters × sorts × directions × pages${run.filterWarmUpSearches ? `, after ${run.filterWarmUpSearches} unmeasured searches of other terms with each filter` : ''}): p50 ${ms(c.p50)}, p95 ${ms(c.p95)}, max ${ms(c.max)} ms; **${c.aboveGoal}** above ${CLIFF_FACTOR}× page 1.`,
     `- **Mix under load** (${run.mix.connections} connections, ${run.mix.duration} s${run.mix.warmUp ? ` after a ${run.mix.warmUp} s warm-up` : ''}, ${run.mix.terms} terms in turn): p50 ${ms(run.mix.p50)}, p95 **${ms(run.mix.p95)}**, p99 ${ms(run.mix.p99)} ms, ${num(run.mix.rps)} req/s, ${run.mix.errors} errors (${statuses(run.mix.statuses)}; latencies of answered 2xx only; goal p95 ≤ ${MIX_P95_GOAL_MS} ms).`,
     `- **Exact totals**: ${t.mismatches.length} of ${run.terms.length - t.failures.length} terms differ from the independent count (case and accents ignored); ${t.unexplained.length} of them differ from the case-only count too (accents kept).`,
     '',

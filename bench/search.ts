@@ -63,6 +63,9 @@ function timedGet(origin: string, requestPath: string, token: string, agent: htt
   });
 }
 
+/** Searches of warm-up terms with each filter of the combinations (and as the organization administrator), unmeasured. */
+const FILTER_WARM_UP = 3;
+
 /** Searches answered before the measured ones, unmeasured: terms of every kind drawn with another seed, none measured nor combined. */
 const WARM_UP_SEARCHES = 20;
 function warmUpTerms(vocabulary: Vocabulary, measured: readonly SearchTerm[], seed: number): SearchTerm[] {
@@ -163,6 +166,12 @@ async function benchSize(target: BenchTarget, options: { seed: number; connectio
       { name: 'organization admin', query: '', token: tokens.get(ORGANIZATION_ADMIN)! },
     ];
     say(`${label}: combinations of ${combos.map((c) => `'${c.term}'`).join(', ')} × ${filterSets.length} filters × ${SORTS.length} sorts × 2 directions`);
+    // As for the terms alone: each filter's (and the organization administrator's) first searches with warm-up terms,
+    // unmeasured, so that a combination's first request measures a term the process has not seen with that filter, not
+    // the first search of that caller or filter (its statements prepared on the connection, its session read).
+    for (const filter of filterSets) {
+      for (const { term } of warmUp.slice(0, FILTER_WARM_UP)) await timedGet(origin, usersPath(`includeInactive=true&sort=name&order=asc&pageSize=${PAGE_SIZE}&search=${encodeURIComponent(term)}${filter.query}&page=1`), filter.token, agent);
+    }
     for (const combo of combos) {
       for (const filter of filterSets) {
         let first = true;
@@ -197,6 +206,7 @@ async function benchSize(target: BenchTarget, options: { seed: number; connectio
       baselineMs,
       filters: { siren: filters.siren.code, siret: filters.siret.code, role: filters.role, organizationAdmin: ORGANIZATION_ADMIN },
       warmUpSearches: warmUp.length,
+      filterWarmUpSearches: FILTER_WARM_UP,
       terms: termResults,
       combos: comboResults,
       mix: { ...mix, connections: options.connections, duration: options.duration, warmUp: WARM_UP_SECONDS, terms: terms.length },
