@@ -108,6 +108,12 @@ for (const backend of backends) {
       expect(plan).not.toMatch(/Seq Scan/);
     });
 
+    it("searches the SIRENs' names through their own trigram index (the SIREN combobox), never every SIRET's", async () => {
+      const plan = await planOf(db.selectNoFrom(countMatching({ visibility: { kind: 'all' }, search: 'Tilleuls', type: 'SIREN' }).as('n')), bitmapOnly);
+      expect(plan).toContain('organization_search_siren_name_trgm_idx');
+      expect(plan).not.toContain('organization_search_name_trgm_idx');
+    });
+
     it('filters by parentId and by type through indexes', async () => {
       expect(await planOf(db.selectNoFrom(countMatching({ visibility: { kind: 'all' }, parentId: clinique.id }).as('n')), bitmapOnly)).toContain('organizations_parent_id_idx');
       expect(await planOf(db.selectNoFrom(countMatching({ visibility: { kind: 'all' }, type: 'SIREN' }).as('n')), bitmapOnly)).toContain('organizations_type_code_idx');

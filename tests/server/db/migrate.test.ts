@@ -137,6 +137,7 @@ describe.each(backends)('migrations on $name', (backend) => {
       'invitations_organization_code_trgm_idx',
       'organization_search_code_trgm_idx',
       'organization_search_name_trgm_idx',
+      'organization_search_siren_name_trgm_idx',
       'user_search_email_trgm_idx',
       'user_search_name_trgm_idx',
       'user_search_phrase_counts_trgm_idx',
