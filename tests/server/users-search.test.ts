@@ -177,13 +177,19 @@ for (const backend of backends) {
       await db.deleteFrom('users').where('id', 'in', ids).execute();
     });
 
-    it('forgets at compaction a word whose last holders left at once (its rows sum to nought), and no word still held', async () => {
+    it('forgets at compaction a word whose last holders left at once (its rows sum to nought, inactive ones alone included), and no word still held', async () => {
       // As two transactions leave them: the rows of a connection still there (never folded), summing to nought.
       await sql`insert into user_search_word_counts (word, inactive_only, backend, n)
         values ('phrase orpheline@', false, pg_backend_pid(), 0), ('exemple', false, 111, 1), ('exemple', false, 222, -1)`.execute(db);
       await compactListTotals(db);
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from user_search_word_counts where word = 'phrase orpheline@'`.execute(db);
       expect(rows[0]!.n).toBe(0);
+      // A word left with rows of its inactive holders alone (a deactivation writes no other), summing to nought: forgotten too.
+      await sql`insert into user_search_word_counts (word, inactive_only, backend, n)
+        values ('personne inactive@', true, pg_backend_pid(), 1), ('personne inactive@', true, 0, -1)`.execute(db);
+      await compactListTotals(db);
+      const { rows: inactive } = await sql<{ n: number }>`select count(*)::int as n from user_search_word_counts where word = 'personne inactive@'`.execute(db);
+      expect(inactive[0]!.n).toBe(0);
       expect(await keptCopiesDiffering(db)).toEqual(EXACT);
       expect((await listUsersPage(db, { ...base, search: 'exemple' })).total).toBe((await expected('exemple', { includeInactive: true, sort: 'name', order: 'asc' })).length);
     });
