@@ -1,6 +1,7 @@
 // Whether a benchmark database's backfills are through: the server's jobs fill in, in short batches, what a migration
-// added to the rows already there (migration 0019's folded search copy and 0039's words of the users, 0014's person
-// search text of the journal, 0028's actions beside the journal's organizations). A database seeded before such a migration is filled in by the
+// added to the rows already there (migration 0019's folded search copy, 0039's words, 0040's roles and 0041's
+// overlapping words of the users, 0014's person search text of the journal, 0028's actions beside the journal's
+// organizations). A database seeded before such a migration is filled in by the
 // server that the benchmark starts, during the measures: its figures would be those of a database being rewritten
 // (2026-11-27: 4.6 million journal entries and 581,000 users were being filled in during the 10M journal's runs).
 import type pg from 'pg';
@@ -10,6 +11,10 @@ export interface BackfillState {
   userSearchDone: boolean;
   /** migration 0039: user_search_words_backfill.done */
   userWordsDone: boolean;
+  /** migration 0040: user_search_roles_backfill.done */
+  userRolesDone: boolean;
+  /** migration 0041: user_search_overlaps_backfill.done */
+  userOverlapsDone: boolean;
   /** migration 0014: the job has gone through the entries up to this id; the journal's newest entry (the job walks up to it) */
   subjectSearchThrough: number;
   newestEntry: number;
@@ -24,6 +29,8 @@ export async function readBackfills(client: pg.Client): Promise<BackfillState> {
   const { rows } = await client.query(`select
       coalesce((select done from user_search_backfill), true) as user_search_done,
       coalesce((select done from user_search_words_backfill), true) as user_words_done,
+      coalesce((select done from user_search_roles_backfill), true) as user_roles_done,
+      coalesce((select done from user_search_overlaps_backfill), true) as user_overlaps_done,
       coalesce((select done_through from audit_backfills where name = 'subject_search_text'), 0) as subject_through,
       coalesce((select max(id) from audit_log), 0) as newest_entry,
       exists (select 1 from audit_log where id > coalesce((select done_through from audit_backfills where name = 'subject_search_text'), 0)
@@ -34,6 +41,8 @@ export async function readBackfills(client: pg.Client): Promise<BackfillState> {
   return {
     userSearchDone: Boolean(r.user_search_done),
     userWordsDone: Boolean(r.user_words_done),
+    userRolesDone: Boolean(r.user_roles_done),
+    userOverlapsDone: Boolean(r.user_overlaps_done),
     subjectSearchThrough: Number(r.subject_through),
     newestEntry: Number(r.newest_entry),
     subjectSearchUnfilled: Boolean(r.subject_unfilled),
@@ -50,6 +59,12 @@ export function pendingBackfills(state: BackfillState): string[] {
   }
   if (!state.userWordsDone) {
     pending.push("the users' search words (migration 0039: select rebuild_search_words(), bench/seed-sql.ts's 'search words' step)");
+  }
+  if (!state.userRolesDone) {
+    pending.push("the users' roles on their search rows and words (migration 0040: select rebuild_search_roles(), bench/seed-sql.ts's 'search words' step)");
+  }
+  if (!state.userOverlapsDone) {
+    pending.push("the users' overlapping words (migration 0041: select backfill_search_overlaps(after, 10000) in batches until it answers null, about 2 minutes at 1M)");
   }
   if (state.subjectSearchUnfilled) {
     pending.push(`the journal's person search text, entries ${state.subjectSearchThrough + 1} to ${state.newestEntry} (migration 0014: select backfill_audit_subject_search(after, upto) in batches)`);

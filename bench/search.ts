@@ -21,6 +21,7 @@ import { checkedNoMatch, expectedTotals, pickFilters, readVocabulary, type Searc
 import { consoleSearchReport, markdownSearchReport, median, type ComboResult, type SearchReport, type SearchSizeRun, type TermResult } from './search-report.ts';
 import { buildTerms, DEFAULT_SEED, fragmentWeights, sampleTerms, TERM_QUOTAS, type SearchTerm, type Vocabulary } from './search-terms.ts';
 import { freePort, startServer } from './server-process.ts';
+import { pendingBackfills, readBackfills } from './backfills.ts';
 import { BENCH_POOL_SIZE, serverEnv, tokenSigner } from './server-env.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -103,6 +104,10 @@ async function benchSize(target: BenchTarget, options: { seed: number; connectio
   let expected: { folded: number[]; caseOnly: number[] };
   let filters: SearchFilters;
   try {
+    // As npm run bench: the server's jobs would otherwise rewrite the database during the measures (and a search not
+    // through its backfills is found another way).
+    const pending = pendingBackfills(await readBackfills(client));
+    if (pending.length > 0) throw new Error(`${databaseName(target.url)}: backfills not through, which the server's jobs would run during the measures: ${pending.join('; ')}`);
     say(`${label}: reading the vocabulary of ${databaseName(target.url)}`);
     vocabulary = await readVocabulary(client);
     const noMatch = await checkedNoMatch(client, vocabulary, TERM_QUOTAS['no-match'] + 1, options.seed);
