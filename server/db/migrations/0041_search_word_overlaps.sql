@@ -10,21 +10,23 @@
 -- written again when the name or the e-mail changes, never by a grant or a status.
 -- Online: an instant column (a constant default), a partial index that holds nothing yet, and a fourth phase of the job
 -- search.backfill (server/jobs/search-backfill.ts) flagging the words already there in batches of users; until it is
--- through, a total is counted as before. On a large database build the index beforehand with CREATE INDEX CONCURRENTLY
--- IF NOT EXISTS under this name (the runner applies a file in a transaction).
+-- through, a total is counted as before. The index, though empty, reads the whole words table while the ALTER holds it:
+-- on a large database run both beforehand, the column first (ALTER TABLE user_search_words ADD COLUMN IF NOT EXISTS
+-- overlapping boolean NOT NULL DEFAULT false: instant), then the index with CREATE INDEX CONCURRENTLY IF NOT EXISTS under
+-- this name and definition (the runner applies a file in a transaction).
 -- Runs on PostgreSQL 15 and PGlite.
 
-ALTER TABLE user_search_words ADD COLUMN overlapping boolean NOT NULL DEFAULT false;
+ALTER TABLE user_search_words ADD COLUMN IF NOT EXISTS overlapping boolean NOT NULL DEFAULT false;
 CREATE INDEX IF NOT EXISTS user_search_words_overlaps_idx ON user_search_words (word, id) INCLUDE (is_active, roles) WHERE overlapping;
 
--- The words already there: where the job stands, done at once when there is none (every word written from now on is
--- flagged with it).
+-- The words already there: where the job stands, done at once only when there is no user (a write waiting on this
+-- migration's lock runs the former trigger once it commits, unflagged: the pass over every user flags its words too).
 CREATE TABLE user_search_overlaps_backfill (
   only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
   after_id uuid,
   done     boolean NOT NULL
 );
-INSERT INTO user_search_overlaps_backfill (after_id, done) SELECT NULL, NOT EXISTS (SELECT 1 FROM user_search_words);
+INSERT INTO user_search_overlaps_backfill (after_id, done) SELECT NULL, NOT EXISTS (SELECT 1 FROM user_search);
 
 -- The texts of search_words(name, email), each with whether it is a word (not a phrase) of four characters or more that
 -- shares four characters in a row with another such word of the same texts. Four: one more than the strings the counts

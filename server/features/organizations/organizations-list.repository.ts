@@ -11,7 +11,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { fromNearerEnd, pageOffset, walkOrFetch, type PageRequest } from '../../core/pages.ts';
 import { searchFold } from '../../core/search-fold.ts';
 import { exactTotal, keptTotal, listsVersion, type ListTotals } from '../../db/list-totals.ts';
-import type { Database, OrganizationRow } from '../../db/schema.ts';
+import type { Database, OrganizationRow, OrganizationType } from '../../db/schema.ts';
 import { containsPattern } from '../../db/like.ts';
 import { toOrganizationDto, type OrganizationDto, type OrganizationFilter } from './organizations.repository.ts';
 
@@ -66,6 +66,18 @@ export function nearerEnd(offset: number, pageSize: number, total: number): { of
   return { offset: near.offset, limit: near.pageSize, reversed: near.reversed };
 }
 
+/** An organization's type as written in a statement: one of the two, never anything else. */
+function typeLiteral(type: OrganizationType): 'SIREN' | 'SIRET' {
+  switch (type) {
+    case 'SIREN':
+      return 'SIREN';
+    case 'SIRET':
+      return 'SIRET';
+    default:
+      throw new Error(`unknown organization type: ${String(type satisfies never)}`);
+  }
+}
+
 /** The filters other than the search, on the rows of `t` (organizations or organization_search: the same columns). */
 function filtersOf(filter: OrganizationFilter): RawBuilder<boolean> {
   const conditions: RawBuilder<boolean>[] = [];
@@ -75,7 +87,7 @@ function filtersOf(filter: OrganizationFilter): RawBuilder<boolean> {
   }
   if (filter.parentId) conditions.push(sql<boolean>`t.parent_id = ${filter.parentId}`);
   // Written in (a type is one of two words): a plan made for any type could not use the SIRENs' own name index (0043).
-  if (filter.type) conditions.push(sql<boolean>`t.type = ${sql.lit(filter.type === 'SIREN' ? 'SIREN' : 'SIRET')}`);
+  if (filter.type) conditions.push(sql<boolean>`t.type = ${sql.lit(typeLiteral(filter.type))}`);
   if (filter.forNewAccess) conditions.push(sql<boolean>`t.member`);
   return conditions.length === 0 ? sql<boolean>`true` : sql<boolean>`(${sql.join(conditions, sql` and `)})`;
 }

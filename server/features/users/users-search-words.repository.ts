@@ -109,7 +109,7 @@ export function filteredMergedPage(
 export function wordsTotal(db: Kysely<Database>, words: readonly HeldWord[], query: Counted, kind: HeldKind) {
   const counted = heldTotal(words, query);
   if (kind === 'phrases') return db.selectNoFrom(counted.as('total'));
-  return db.selectNoFrom(sql<number>`(case when (select done from user_search_overlaps_backfill) then ${overlapsTotal(words, query)} else ${counted} end)`.as('total'));
+  return db.selectNoFrom(sql<number>`(case when coalesce((select done from user_search_overlaps_backfill), false) then ${overlapsTotal(words, query)} else ${counted} end)`.as('total'));
 }
 
 /**
