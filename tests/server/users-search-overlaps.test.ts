@@ -55,12 +55,15 @@ for (const backend of backends) {
       await t?.dispose();
     });
 
-    /** Every term's total and first page, with and without inactive users, within each role and none, each caller left out or not. */
-    async function expectExactTotals(label: string) {
+    /**
+     * Every term's total and first page, with and without inactive users, within each role and none, each caller left out
+     * or not (`thorough`); after a write, within one role and none, one caller left out or none.
+     */
+    async function expectExactTotals(label: string, thorough = false) {
       for (const term of TERMS) {
         for (const includeInactive of [true, false]) {
-          for (const roleCode of [undefined, 'COMPTABLE', 'GESTIONNAIRE']) {
-            for (const excludeUserId of [undefined, ids[2]!, ids[4]!]) {
+          for (const roleCode of thorough ? [undefined, 'COMPTABLE', 'GESTIONNAIRE'] : [undefined, 'COMPTABLE']) {
+            for (const excludeUserId of thorough ? [undefined, ids[2]!, ids[4]!] : [undefined, ids[2]!]) {
               const want = (await expectedSearch(db, term, { includeInactive, sort: 'name', order: 'asc', ...(roleCode ? { roleCode } : {}) })).filter((id) => id !== excludeUserId);
               const found = await listUsersPage(db, { ...base, includeInactive, search: term, ...(roleCode ? { roleCode } : {}), ...(excludeUserId ? { excludeUserId } : {}) }, null, { searchAccess: 'words' });
               const at = `${label}: ${term} inactive=${includeInactive} role=${roleCode} excluded=${excludeUserId}`;
@@ -78,7 +81,7 @@ for (const backend of backends) {
       expect(flagged.filter((w) => w.id === ids[2]).map((w) => w.word)).toEqual(['martin', 'martinez', 'mmartinez']);
       expect(flagged.filter((w) => w.id === ids[3]).map((w) => w.word)).toEqual(['baule', 'saules']);
       expect(flagged.some((w) => w.id === ids[4])).toBe(false);
-      await expectExactTotals('flagged');
+      await expectExactTotals('flagged', true);
       // The total of a term held in several words comes from their counts and the flagged words, never from every holder.
       const recorder = capturing(db);
       await listUsersPage(recorder.db, { ...base, search: 'martin' }, null, { searchAccess: 'words' });
@@ -183,7 +186,7 @@ for (const backend of backends) {
       expect(await db.selectFrom('user_search_overlaps_backfill').select('done').executeTakeFirst()).toEqual({ done: true });
       expect(await db.selectFrom('user_search_words').select('id').where('overlapping', '=', true).where('id', 'in', ids).execute()).not.toEqual([]);
       expect(await keptCopiesDiffering(db)).toEqual(EXACT);
-      await expectExactTotals('after the backfill');
+      await expectExactTotals('after the backfill', true);
     });
   });
 }
