@@ -5,8 +5,6 @@
 // before the flags' backfill is through, counted from the holders as before.
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../server/db/migrate.ts';
-import { seedDemoData } from '../../server/seed/seed.ts';
 import { listUsersPage, type UserListQuery } from '../../server/features/users/users-list.repository.ts';
 import { searchBackfillJob } from '../../server/jobs/search-backfill.ts';
 import type { Database } from '../../server/db/schema.ts';
@@ -14,7 +12,7 @@ import { fixtures } from './support/fixtures.ts';
 import { EXACT, keptCopiesDiffering } from './support/kept-copies.ts';
 import { expectedSearch } from './support/search-expected.ts';
 import { capturing } from './support/plans.ts';
-import { backends, createTestDatabase, type TestDatabase } from './db/test-databases.ts';
+import { backends, createSeededTestDatabase, type TestDatabase } from './db/test-databases.ts';
 
 const base: UserListQuery = { page: 1, pageSize: 100, includeInactive: true, sort: 'name', order: 'asc', scope: null, pendingReach: null };
 
@@ -37,9 +35,7 @@ for (const backend of backends) {
     let ids: string[];
 
     beforeAll(async () => {
-      t = await createTestDatabase(backend);
-      await migrate(t.handle);
-      await seedDemoData(t.handle);
+      t = await createSeededTestDatabase(backend);
       db = t.handle.db;
       const f = fixtures(db);
       const organizationId = (await f.organization('Clinique des Tilleuls')).id;
